@@ -1,0 +1,46 @@
+/* cli.h - the vmsift command's shared state. */
+#ifndef VMSIFT_CLI_H
+#define VMSIFT_CLI_H
+
+#include "vmsift.h"
+
+/* --message-level bits, as makedumpfile's */
+#define ML_PROGRESS 1u
+#define ML_COMMON   2u
+#define ML_ERROR    4u
+#define ML_DEBUG    8u
+#define ML_REPORT   16u
+#define ML_DEFAULT  (ML_PROGRESS | ML_COMMON | ML_ERROR)
+
+enum {
+	OPT_MESSAGE_LEVEL = 256,
+	OPT_SHOW_STATS,
+	OPT_NON_MMAP,
+	OPT_NUM_THREADS,
+	OPT_CYCLIC_BUFFER,
+	OPT_WORK_DIR,
+	OPT_LEVEL,
+	OPT_UNSUPPORTED,
+};
+
+struct cli {
+	struct vmsift_options opts;
+	unsigned message_level;
+	int force;
+	int rebuild;
+	int help;
+	int version;
+	const char *vmcoreinfo;
+	char **args;
+	int nargs;
+};
+
+/* Print "vmsift: MESSAGE" on stderr; returns -1. */
+__attribute__((format(printf, 1, 2)))
+int cli_error(const char *fmt, ...);
+
+int cli_parse_dump_level(struct cli *c, const char *arg);
+int cli_dump(struct cli *c);
+int cli_rebuild(struct cli *c);
+
+#endif

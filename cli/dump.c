@@ -1,0 +1,242 @@
+/*
+ * dump.c - the command's two jobs: write a dump (VMCORE DUMPFILE, or -F
+ * to stdout) and rebuild one from a flattened stream (-R).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+struct progress {
+	FILE *out;
+	int tty;
+	double start;
+	double last;
+};
+
+int cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("vmsift: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+int cli_parse_dump_level(struct cli *c, const char *arg)
+{
+	const char *p = arg;
+
+	/* "-d 11,31": retry levels; the first is the one used. */
+	do {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (errno || end == p || (*end && *end != ',') || v < 0 || v > 31)
+			return cli_error("invalid dump level '%s' (0-31, or a "
+					 "comma-separated list)", arg);
+		if (p == arg)
+			c->opts.dump_level = (unsigned)v;
+		p = *end ? end + 1 : end;
+	} while (*p);
+	return 0;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A line with percentage, rate and ETA: rewritten in place on a
+ * terminal, a plain line every 10 s otherwise. */
+static void show_progress(void *arg, uint64_t done, uint64_t total)
+{
+	struct progress *p = arg;
+	double t = now(), el = t - p->start, pct, eta;
+
+	if (done < total && t - p->last < (p->tty ? 0.5 : 10.0))
+		return;
+	p->last = t;
+	pct = total ? 100.0 * (double)done / (double)total : 100.0;
+	eta = done && done < total ? el * (double)(total - done) / (double)done : 0;
+	fprintf(p->out, "%sCopying data : [%5.1f %%] %.0f pfn/s, eta %.0fs%s",
+		p->tty ? "\r" : "", pct, el > 0 ? (double)done / el : 0.0, eta,
+		p->tty && done < total ? "" : "\n");
+	fflush(p->out);
+}
+
+static FILE *report_stream(const struct cli *c)
+{
+	return c->opts.flattened ? stderr : stdout;
+}
+
+static void print_report(const struct cli *c, const struct vmsift_stats *st)
+{
+	FILE *f = report_stream(c);
+	uint64_t excluded = st->zero + st->cache + st->cache_private +
+			    st->user + st->free + st->hwpoison + st->offline;
+	uint64_t remaining = st->present - excluded;
+
+	fprintf(f, "\nOriginal pages  : 0x%016llx\n", (unsigned long long)st->present);
+	fprintf(f, "  Excluded pages   : 0x%016llx\n", (unsigned long long)excluded);
+	fprintf(f, "    Pages filled with zero  : 0x%016llx\n", (unsigned long long)st->zero);
+	fprintf(f, "    Non-private cache pages : 0x%016llx\n", (unsigned long long)st->cache);
+	fprintf(f, "    Private cache pages     : 0x%016llx\n", (unsigned long long)st->cache_private);
+	fprintf(f, "    User process data pages : 0x%016llx\n", (unsigned long long)st->user);
+	fprintf(f, "    Free pages              : 0x%016llx\n", (unsigned long long)st->free);
+	fprintf(f, "    Hwpoison pages          : 0x%016llx\n", (unsigned long long)st->hwpoison);
+	fprintf(f, "    Offline pages           : 0x%016llx\n", (unsigned long long)st->offline);
+	fprintf(f, "  Remaining pages  : 0x%016llx\n", (unsigned long long)remaining);
+	if (st->present)
+		fprintf(f, "  (The number of pages is reduced to %llu%%.)\n",
+			(unsigned long long)(remaining * 100 / st->present));
+	fprintf(f, "Memory Hole     : 0x%016llx\n",
+		(unsigned long long)(st->max_mapnr - st->present));
+	fprintf(f, "--------------------------------------------------\n");
+	fprintf(f, "Total pages     : 0x%016llx\n", (unsigned long long)st->max_mapnr);
+	fprintf(f, "Write bytes     : %llu\n", (unsigned long long)st->bytes_written);
+	if (st->doubtful)
+		fprintf(f, "Doubtful pages  : 0x%016llx (kept: their struct "
+			"page could not be trusted)\n",
+			(unsigned long long)st->doubtful);
+	fprintf(f, "\n");
+}
+
+static int open_output(const struct cli *c, const char *path, int *created)
+{
+	int flags = O_RDWR | O_CREAT | O_CLOEXEC;
+	int fd;
+
+	/* Never clobber an existing dump, nor follow a planted symlink,
+	 * unless -f asks to overwrite. */
+	flags |= c->force ? O_TRUNC : O_EXCL | O_NOFOLLOW;
+	fd = open(path, flags, 0600);
+	if (fd < 0) {
+		if (errno == EEXIST)
+			cli_error("'%s' exists already; use -f to overwrite it",
+				  path);
+		else
+			cli_error("cannot create '%s': %s", path,
+				  strerror(errno));
+		return -1;
+	}
+	*created = 1;
+	return fd;
+}
+
+static int check_dump_args(const struct cli *c)
+{
+	int want = c->opts.flattened ? 1 : 2;
+
+	if (c->nargs != want)
+		return cli_error("expected %s, got %d argument%s",
+				 c->opts.flattened ? "VMCORE (with -F the dump "
+				 "goes to stdout)" : "VMCORE DUMPFILE",
+				 c->nargs, c->nargs == 1 ? "" : "s");
+	if (c->opts.flattened && isatty(STDOUT_FILENO))
+		return cli_error("-F writes a binary stream: redirect stdout "
+				 "to a file or a pipe");
+	if (c->opts.format == VMSIFT_FORMAT_ELF &&
+	    c->opts.codec != VMSIFT_CODEC_NONE)
+		return cli_error("-E cannot be combined with -c, -l, -p or -z");
+	return 0;
+}
+
+static int open_input(struct vmsift *vs, const struct cli *c)
+{
+	if (vmsift_open(vs, c->args[0]) < 0 ||
+	    (c->vmcoreinfo && vmsift_set_vmcoreinfo_file(vs, c->vmcoreinfo) < 0))
+		return cli_error("%s", vmsift_error(vs));
+	return 0;
+}
+
+static int run(struct vmsift *vs, struct cli *c, int fd, const char *name)
+{
+	struct progress pr = { .out = stderr, .tty = isatty(STDERR_FILENO) };
+	struct vmsift_stats st;
+	int ret;
+
+	if (c->message_level & ML_PROGRESS) {
+		pr.start = pr.last = now();
+		c->opts.progress = show_progress;
+		c->opts.progress_arg = &pr;
+	}
+	ret = vmsift_dump(vs, &c->opts, fd, name);
+	vmsift_get_stats(vs, &st);
+	if (ret < 0)
+		cli_error("%s", vmsift_error(vs));
+	if (c->message_level & ML_REPORT)
+		print_report(c, &st);
+	return ret;
+}
+
+int cli_dump(struct cli *c)
+{
+	struct vmsift *vs;
+	const char *name;
+	int fd = STDOUT_FILENO, created = 0, ret = -1;
+
+	if (check_dump_args(c) < 0)
+		return 1;
+	vs = vmsift_new();
+	if (!vs)
+		return cli_error("out of memory"), 1;
+	if (open_input(vs, c) < 0)
+		goto out;
+	name = c->opts.flattened ? "<stdout>" : c->args[1];
+	if (!c->opts.flattened && (fd = open_output(c, name, &created)) < 0)
+		goto out;
+	ret = run(vs, c, fd, name);
+	if (!c->opts.flattened && close(fd) < 0 && ret == 0)
+		ret = cli_error("cannot close '%s': %s", name, strerror(errno));
+	if (ret == 0 && (c->message_level & ML_COMMON))
+		fprintf(report_stream(c), "The dumpfile is saved to %s.\n\n"
+			"vmsift Completed.\n", name);
+out:
+	if (ret < 0 && (c->message_level & ML_COMMON))
+		fprintf(stderr, "\nvmsift Failed.\n");
+	vmsift_free(vs);
+	(void)created;
+	return ret < 0 ? 1 : 0;
+}
+
+int cli_rebuild(struct cli *c)
+{
+	struct vmsift *vs;
+	int fd, created = 0, ret;
+
+	if (c->nargs != 1)
+		return cli_error("-R takes one argument, the DUMPFILE to "
+				 "write; the stream comes on stdin"), 1;
+	vs = vmsift_new();
+	if (!vs)
+		return cli_error("out of memory"), 1;
+	fd = open_output(c, c->args[0], &created);
+	if (fd < 0) {
+		vmsift_free(vs);
+		return 1;
+	}
+	ret = vmsift_rebuild_flattened(vs, STDIN_FILENO, "<stdin>", fd,
+				       c->args[0]);
+	if (ret < 0)
+		cli_error("%s", vmsift_error(vs));
+	if (close(fd) < 0 && ret == 0)
+		ret = cli_error("cannot close '%s': %s", c->args[0],
+				strerror(errno));
+	vmsift_free(vs);
+	return ret < 0 ? 1 : 0;
+}

@@ -1,0 +1,193 @@
+/*
+ * main.c - the vmsift command: makedumpfile's command line over
+ * libvmsift.  Parses options, opens files, prints messages and the
+ * report; everything else is the library's.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "vmsift.h"
+
+static const struct option long_opts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'v' },
+	{ "message-level", required_argument, NULL, OPT_MESSAGE_LEVEL },
+	{ "show-stats", no_argument, NULL, OPT_SHOW_STATS },
+	{ "non-mmap", no_argument, NULL, OPT_NON_MMAP },
+	{ "num-threads", required_argument, NULL, OPT_NUM_THREADS },
+	{ "cyclic-buffer", required_argument, NULL, OPT_CYCLIC_BUFFER },
+	{ "work-dir", required_argument, NULL, OPT_WORK_DIR },
+	{ "compression-level", required_argument, NULL, OPT_LEVEL },
+	{ "split", no_argument, NULL, OPT_UNSUPPORTED },
+	{ "reassemble", no_argument, NULL, OPT_UNSUPPORTED },
+	{ "xen-syms", required_argument, NULL, OPT_UNSUPPORTED },
+	{ "xen-vmcoreinfo", required_argument, NULL, OPT_UNSUPPORTED },
+	{ "xen_phys_start", required_argument, NULL, OPT_UNSUPPORTED },
+	{ "vtop", required_argument, NULL, OPT_UNSUPPORTED },
+	{ "dump-dmesg", no_argument, NULL, OPT_UNSUPPORTED },
+	{ "partial-dmesg", no_argument, NULL, OPT_UNSUPPORTED },
+	{ "config", required_argument, NULL, OPT_UNSUPPORTED },
+	{ "diskset", required_argument, NULL, OPT_UNSUPPORTED },
+	{ "eppic", required_argument, NULL, OPT_UNSUPPORTED },
+	{ "mem-usage", no_argument, NULL, OPT_UNSUPPORTED },
+	{ "splitblock-size", required_argument, NULL, OPT_UNSUPPORTED },
+	{ "check-params", no_argument, NULL, OPT_UNSUPPORTED },
+	{ "dry-run", no_argument, NULL, OPT_UNSUPPORTED },
+	{ "extension", required_argument, NULL, OPT_UNSUPPORTED },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: vmsift [-c|-l|-p|-z] [-E] [-d LEVEL] [-f] [-i VMCOREINFO]\n"
+"              [--non-mmap] [--num-threads N] [--message-level N]\n"
+"              [--show-stats] VMCORE DUMPFILE\n"
+"       vmsift -F [options] VMCORE > STREAM\n"
+"       vmsift -R DUMPFILE < STREAM\n"
+"\n"
+"Save a Linux crash dump (makedumpfile's command line).\n"
+"\n"
+"  -c, -l, -p, -z   compress pages with zlib, lzo, snappy or zstd\n"
+"  -E               write an ELF core file instead of kdump-compressed\n"
+"  -F               write makedumpfile's flattened stream to stdout\n"
+"  -R               rebuild DUMPFILE from a flattened stream on stdin\n"
+"  -d LEVEL         exclude pages: 1 zero, 2 non-private cache,\n"
+"                   4 private cache, 8 user data, 16 free (sum, 0-31)\n"
+"  -f               overwrite an existing DUMPFILE\n"
+"  -i VMCOREINFO    take VMCOREINFO from this text file\n"
+"  --non-mmap       read VMCORE with read(), never mmap()\n"
+"  --num-threads N  worker threads (default: CPUs online)\n"
+"  --compression-level N  codec level (zlib 1-12, zstd -7-22; default 1)\n"
+"  --message-level N  1 progress, 2 common, 4 error, 8 debug, 16 report\n"
+"  --show-stats     print the report of excluded pages\n"
+"  --cyclic-buffer KB, --work-dir DIR  accepted for compatibility\n"
+"  -D               debug messages\n"
+"  -h, -v           this help; version and built-in codecs\n"
+"\n"
+"Exit status: 0 on success, 1 on failure.\n");
+}
+
+static void version(void)
+{
+	printf("vmsift: version %s\n", VMSIFT_VERSION_STRING);
+	printf("compiled in: zlib lzo snappy zstd\n");
+}
+
+static int parse_number(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 0);
+	if (errno || end == s || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int set_codec(struct cli *c, enum vmsift_codec codec)
+{
+	c->opts.codec = codec;  /* the last one wins, as in makedumpfile */
+	return 0;
+}
+
+static int parse_option(struct cli *c, int opt, const char *arg)
+{
+	long v;
+
+	switch (opt) {
+	case 'c': return set_codec(c, VMSIFT_CODEC_ZLIB);
+	case 'l': return set_codec(c, VMSIFT_CODEC_LZO);
+	case 'p': return set_codec(c, VMSIFT_CODEC_SNAPPY);
+	case 'z': return set_codec(c, VMSIFT_CODEC_ZSTD);
+	case 'E': c->opts.format = VMSIFT_FORMAT_ELF; return 0;
+	case 'F': c->opts.flattened = 1; return 0;
+	case 'R': c->rebuild = 1; return 0;
+	case 'f': c->force = 1; return 0;
+	case 'i': c->vmcoreinfo = arg; return 0;
+	case 'D': c->message_level |= ML_DEBUG; return 0;
+	case 'd': return cli_parse_dump_level(c, arg);
+	case 'h': c->help = 1; return 0;
+	case 'v': c->version = 1; return 0;
+	case OPT_NON_MMAP: c->opts.no_mmap = 1; return 0;
+	case OPT_SHOW_STATS: c->message_level |= ML_REPORT; return 0;
+	case OPT_CYCLIC_BUFFER:
+	case OPT_WORK_DIR:
+		return 0;  /* no bitmap buffers or files to size: accepted */
+	case OPT_MESSAGE_LEVEL:
+		if (parse_number(arg, 0, 31, &v) < 0)
+			return cli_error("invalid message level '%s' (0-31)", arg);
+		c->message_level = (unsigned)v | (c->message_level & ML_DEBUG);
+		return 0;
+	case OPT_NUM_THREADS:
+		if (parse_number(arg, 1, 4096, &v) < 0)
+			return cli_error("invalid thread count '%s'", arg);
+		c->opts.threads = (unsigned)v;
+		return 0;
+	case OPT_LEVEL:
+		if (parse_number(arg, -131072, 22, &v) < 0)
+			return cli_error("invalid compression level '%s'", arg);
+		c->opts.codec_level = (int)v;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+static int parse_args(struct cli *c, int argc, char **argv)
+{
+	int opt, idx = 0;
+
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "b:cDd:eEFfg:hi:lL:pRvXx:z",
+				  long_opts, &idx)) != -1) {
+		if (opt == OPT_UNSUPPORTED)
+			return cli_error("option '--%s' is not implemented yet",
+					 long_opts[idx].name);
+		if (opt < 128 && strchr("bgeLXx", opt))
+			return cli_error("option '-%c' is not implemented yet",
+					 opt);
+		if (opt == '?') {
+			if (optopt)
+				return cli_error("unknown option '-%c' or "
+						 "missing argument", optopt);
+			return cli_error("unknown option '%s'",
+					 argv[optind - 1]);
+		}
+		if (parse_option(c, opt, optarg) < 0)
+			return -1;
+	}
+	c->args = argv + optind;
+	c->nargs = argc - optind;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli c = { .message_level = ML_DEFAULT };
+
+	if (parse_args(&c, argc, argv) < 0) {
+		fprintf(stderr, "Try 'vmsift -h' for help.\n");
+		return 1;
+	}
+	if (c.help) {
+		usage(stdout);
+		return 0;
+	}
+	if (c.version) {
+		version();
+		return 0;
+	}
+	if (c.rebuild)
+		return cli_rebuild(&c);
+	return cli_dump(&c);
+}

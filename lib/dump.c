@@ -1,0 +1,292 @@
+/*
+ * dump.c - the session (struct vmsift) and vmsift_dump(): set up the
+ * filter, the workers and the output, then run the format's writer.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dump.h"
+#include "session.h"
+#include "util.h"
+#include "vmcoreinfo.h"
+
+struct vmsift *vmsift_new(void)
+{
+	struct vmsift *vs = calloc(1, sizeof(*vs));
+
+	if (vs)
+		vs->in.fd = -1;
+	return vs;
+}
+
+void vmsift_free(struct vmsift *vs)
+{
+	if (!vs)
+		return;
+	if (vs->opened)
+		vs_input_close(&vs->in);
+	free(vs->doubts);
+	free(vs);
+}
+
+const char *vmsift_error(const struct vmsift *vs)
+{
+	return vs->err.msg;
+}
+
+unsigned vmsift_cpus_online(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (unsigned)n : 1;
+}
+
+int vmsift_open(struct vmsift *vs, const char *path)
+{
+	vs_err_clear(&vs->err);
+	if (vs->opened)
+		return vs_err(&vs->err, "an input is open already");
+	if (vs_input_open(&vs->in, path, &vs->err) < 0) {
+		vs_input_close(&vs->in);
+		return -1;
+	}
+	vs->opened = 1;
+	return 0;
+}
+
+int vmsift_set_vmcoreinfo_file(struct vmsift *vs, const char *path)
+{
+	FILE *f;
+	char *text;
+	size_t len;
+	int ret;
+
+	vs_err_clear(&vs->err);
+	if (!vs->opened)
+		return vs_err(&vs->err, "no input is open");
+	f = fopen(path, "re");
+	if (!f)
+		return vs_err_sys(&vs->err, "cannot open '%s'", path);
+	text = malloc(1 << 20);
+	len = text ? fread(text, 1, (1 << 20) - 1, f) : 0;
+	if (!text || ferror(f)) {
+		ret = vs_err_sys(&vs->err, "cannot read '%s'", path);
+	} else {
+		ret = vs_input_set_vmcoreinfo(&vs->in, text, len, path,
+					      &vs->err);
+	}
+	free(text);
+	fclose(f);
+	return ret;
+}
+
+void vmsift_get_stats(const struct vmsift *vs, struct vmsift_stats *st)
+{
+	*st = vs->stats;
+}
+
+uint64_t vs_bits_count(const uint64_t *bits, uint64_t nwords)
+{
+	uint64_t n = 0;
+
+	for (uint64_t i = 0; i < nwords; i++)
+		n += (uint64_t)__builtin_popcountll(bits[i]);
+	return n;
+}
+
+void vs_counts_add(struct vs_counts *sum, const struct vs_counts *c)
+{
+	sum->cache += c->cache;
+	sum->cache_private += c->cache_private;
+	sum->user += c->user;
+	sum->free += c->free;
+	sum->hwpoison += c->hwpoison;
+	sum->offline += c->offline;
+	sum->doubtful += c->doubtful;
+}
+
+void vs_report_progress(const struct vs_dump *d, uint64_t done, uint64_t total)
+{
+	if (d->opts->progress)
+		d->opts->progress(d->opts->progress_arg,
+				  done < total ? done : total, total);
+}
+
+/* Set bits [from, to) of a chunk-relative bitmap. */
+static void set_range(uint64_t *bits, uint64_t from, uint64_t to)
+{
+	for (uint64_t i = from; i < to;) {
+		if (i % 64 == 0 && to - i >= 64) {
+			bits[i / 64] = ~0ULL;
+			i += 64;
+		} else {
+			vs_bit_set(bits, i++);
+		}
+	}
+}
+
+int vs_select_chunk(const struct vs_dump *d, struct vs_worker *w,
+		    uint64_t start, uint64_t n, uint64_t *bits1,
+		    uint64_t *bits2, struct vs_error *err)
+{
+	const struct vs_input *in = d->in;
+	unsigned sh = in->page_shift;
+	uint64_t end = start + n;
+
+	memset(bits1, 0, n / 8);
+	memset(bits2, 0, n / 8);
+	for (size_t i = 0; i < in->nr_phys; i++) {
+		const struct vs_segment *s = &in->phys[i];
+		uint64_t first = s->paddr >> sh;
+		uint64_t mem_end = vs_div_round_up(s->paddr + s->memsz,
+						   in->page_size);
+		uint64_t data_end = vs_div_round_up(s->paddr + s->filesz,
+						    in->page_size);
+
+		if (first >= end || mem_end <= start)
+			continue;
+		first = first > start ? first : start;
+		set_range(bits1, first - start, (mem_end < end ? mem_end : end) - start);
+		if (s->filesz && data_end > first)
+			set_range(bits2, first - start,
+				  (data_end < end ? data_end : end) - start);
+	}
+	if (d->filter &&
+	    vs_filter_chunk(d->filter, &w->reader, start, n, bits2, &w->counts,
+			    err) < 0)
+		return vs_err_ctx(err, "cannot filter pfns 0x%llx-0x%llx",
+				  (unsigned long long)start,
+				  (unsigned long long)(end - 1));
+	return 0;
+}
+
+static void free_workers(struct vs_dump *d)
+{
+	for (unsigned i = 0; d->workers && i < d->nworkers; i++) {
+		struct vs_worker *w = d->workers[i];
+
+		if (!w)
+			continue;
+		if (w->codec_ctx)
+			d->codec->ctx_free(w->codec_ctx);
+		vs_reader_fini(&w->reader);
+		free(w);
+	}
+	free(d->workers);
+	d->workers = NULL;
+}
+
+static int new_workers(struct vs_dump *d, struct vs_error *err)
+{
+	d->workers = calloc(d->nworkers, sizeof(*d->workers));
+	if (!d->workers)
+		return vs_err(err, "out of memory");
+	for (unsigned i = 0; i < d->nworkers; i++) {
+		struct vs_worker *w = calloc(1, sizeof(*w));
+
+		if (!w)
+			return vs_err(err, "out of memory");
+		d->workers[i] = w;
+		w->d = d;
+		if (vs_reader_init(&w->reader, d->in, err) < 0)
+			return -1;
+		if (d->codec) {
+			w->codec_ctx = d->codec->ctx_new(d->opts->codec_level);
+			if (!w->codec_ctx)
+				return vs_err(err, "cannot set up %s at level %d",
+					      d->codec->name,
+					      d->opts->codec_level);
+		}
+	}
+	return 0;
+}
+
+static int check_options(const struct vmsift *vs,
+			 const struct vmsift_options *o, struct vs_error *err)
+{
+	if (!vs->opened)
+		return vs_err(err, "no input is open");
+	if (o->dump_level > VMSIFT_DL_MAX)
+		return vs_err(err, "dump level %u is out of range 0-31",
+			      o->dump_level);
+	if (o->format == VMSIFT_FORMAT_ELF && o->codec != VMSIFT_CODEC_NONE)
+		return vs_err(err, "ELF output cannot be compressed");
+	if (o->codec != VMSIFT_CODEC_NONE && !vs_codec_get(o->codec))
+		return vs_err(err, "unknown codec %d", (int)o->codec);
+	return 0;
+}
+
+static void fill_stats(struct vmsift *vs, const struct vs_dump *d)
+{
+	struct vmsift_stats *st = &vs->stats;
+	struct vs_counts c = d->counts;
+
+	memset(st, 0, sizeof(*st));
+	st->max_mapnr = d->in->max_mapnr;
+	st->present = d->present;
+	st->zero = d->zero;
+	st->cache = c.cache;
+	st->cache_private = c.cache_private;
+	st->user = c.user;
+	st->free = c.free;
+	st->hwpoison = c.hwpoison;
+	st->offline = c.offline;
+	st->doubtful = c.doubtful;
+	st->no_data = d->no_data;
+	st->dumped = d->dumped - d->zero;
+	st->bytes_written = d->sink.bytes;
+}
+
+static int run_dump(struct vmsift *vs, struct vs_dump *d, int out_fd,
+		    const char *out_name, struct vs_error *err)
+{
+	const struct vmsift_options *o = d->opts;
+	struct vs_filter *filter = NULL;
+	int ret;
+
+	vs->in.no_mmap = o->no_mmap;
+	if (vs_filter_new(&filter, &vs->in, o->dump_level, err) < 0)
+		return -1;
+	d->filter = filter;
+	d->nthreads = o->threads ? o->threads : vmsift_cpus_online();
+	if (d->nthreads == 1)
+		d->nthreads = 0;  /* one thread: no pipeline threads at all */
+	d->nworkers = d->nthreads ? d->nthreads : 1;
+	ret = new_workers(d, err);
+	if (ret == 0)
+		ret = vs_sink_open(&d->sink, out_fd, out_name, o->flattened, err);
+	if (ret == 0)
+		ret = o->format == VMSIFT_FORMAT_ELF ? vs_write_elf(d, err) :
+						      vs_write_kdump(d, err);
+	if (ret == 0 || d->incomplete)
+		vs_sink_close(&d->sink, err);
+	for (unsigned i = 0; d->workers && i < d->nworkers; i++)
+		if (d->workers[i])
+			vs_counts_add(&d->counts, &d->workers[i]->counts);
+	free(vs->doubts);
+	vs->doubts = filter ? strdup(vs_filter_doubts(filter)) : NULL;
+	free_workers(d);
+	vs_filter_free(filter);
+	return ret;
+}
+
+int vmsift_dump(struct vmsift *vs, const struct vmsift_options *opts,
+		int out_fd, const char *out_name)
+{
+	struct vs_dump d = { .in = &vs->in, .opts = opts };
+	int ret;
+
+	vs_err_clear(&vs->err);
+	if (check_options(vs, opts, &vs->err) < 0)
+		return -1;
+	d.codec = vs_codec_get(opts->codec);
+	ret = run_dump(vs, &d, out_fd, out_name, &vs->err);
+	fill_stats(vs, &d);
+	if (ret < 0)
+		return vs_err_ctx(&vs->err, "cannot dump '%s' to '%s'%s",
+				  vs->in.path, out_name,
+				  d.incomplete ? " (the dump is incomplete)" : "");
+	return 0;
+}

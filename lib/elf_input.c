@@ -1,0 +1,369 @@
+/*
+ * elf_input.c - open an ELF64 vmcore: the kernel's /proc/vmcore, an ELF
+ * dump file, or QEMU's dump-guest-memory output.
+ *
+ * Follows the ELF specification, not one producer's habits: program
+ * headers are found at e_phoff (QEMU puts section headers first and writes
+ * a wrong e_ehsize), PN_XNUM is honoured, and every segment and note is
+ * checked against the file's size before it is used.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "input.h"
+#include "util.h"
+#include "vmcoreinfo.h"
+
+/* Highest physical address we accept: 2^56 (x86_64 5-level paging and
+ * arm64 LPA2 stay below 2^52). */
+#define VS_MAX_PADDR (1ULL << 56)
+#define VS_MAX_NOTES (64u << 20)
+
+static int read_exact(const struct vs_input *in, void *buf, size_t len,
+		      uint64_t off, const char *what, struct vs_error *err)
+{
+	if (off > in->file_size || len > in->file_size - off)
+		return vs_err(err, "%s at offset 0x%llx: file ends at 0x%llx, "
+			      "expected 0x%zx more bytes", what,
+			      (unsigned long long)off,
+			      (unsigned long long)in->file_size, len);
+	if (vs_pread_full(in->fd, buf, len, off) < 0)
+		return vs_err_sys(err, "%s at offset 0x%llx: read failed", what,
+				  (unsigned long long)off);
+	return 0;
+}
+
+static int check_ident(const Elf64_Ehdr *eh, struct vs_error *err)
+{
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0)
+		return vs_err(err, "not an ELF file (no ELF magic at offset 0)");
+	if (eh->e_ident[EI_CLASS] != ELFCLASS64)
+		return vs_err(err, "ELF class %u at offset 0x4: only ELF64 "
+			      "vmcores are supported", eh->e_ident[EI_CLASS]);
+	if (eh->e_ident[EI_DATA] != ELFDATA2LSB)
+		return vs_err(err, "ELF data encoding %u at offset 0x5: only "
+			      "little-endian vmcores are supported",
+			      eh->e_ident[EI_DATA]);
+	if (eh->e_type != ET_CORE)
+		return vs_err(err, "ELF type %u at offset 0x10: expected a "
+			      "core file (4)", eh->e_type);
+	if (eh->e_phentsize != sizeof(Elf64_Phdr))
+		return vs_err(err, "program header size %u at offset 0x36: "
+			      "expected %zu", eh->e_phentsize,
+			      sizeof(Elf64_Phdr));
+	return 0;
+}
+
+/* The number of program headers, through section header 0 if PN_XNUM. */
+static int count_phdrs(struct vs_input *in, const Elf64_Ehdr *eh,
+		       size_t *nr, struct vs_error *err)
+{
+	Elf64_Shdr sh;
+
+	*nr = eh->e_phnum;
+	if (eh->e_phnum != PN_XNUM)
+		return 0;
+	if (eh->e_shoff == 0)
+		return vs_err(err, "e_phnum is PN_XNUM but there is no section "
+			      "header 0 (e_shoff is 0)");
+	if (read_exact(in, &sh, sizeof(sh), eh->e_shoff, "section header 0",
+		       err) < 0)
+		return -1;
+	*nr = sh.sh_info;
+	return 0;
+}
+
+static int check_load(const struct vs_input *in, const Elf64_Phdr *ph,
+		      size_t i, uint64_t phoff, struct vs_error *err)
+{
+	if (ph->p_filesz > ph->p_memsz)
+		return vs_err(err, "program header %zu at offset 0x%llx: file "
+			      "size 0x%llx larger than memory size 0x%llx", i,
+			      (unsigned long long)phoff,
+			      (unsigned long long)ph->p_filesz,
+			      (unsigned long long)ph->p_memsz);
+	if (ph->p_paddr >= VS_MAX_PADDR || ph->p_memsz > VS_MAX_PADDR - ph->p_paddr)
+		return vs_err(err, "program header %zu at offset 0x%llx: "
+			      "absurd physical range 0x%llx+0x%llx", i,
+			      (unsigned long long)phoff,
+			      (unsigned long long)ph->p_paddr,
+			      (unsigned long long)ph->p_memsz);
+	if (ph->p_offset > in->file_size ||
+	    ph->p_filesz > in->file_size - ph->p_offset)
+		return vs_err(err, "program header %zu at offset 0x%llx: "
+			      "segment data 0x%llx+0x%llx ends past the end of "
+			      "the file (0x%llx)", i,
+			      (unsigned long long)phoff,
+			      (unsigned long long)ph->p_offset,
+			      (unsigned long long)ph->p_filesz,
+			      (unsigned long long)in->file_size);
+	return 0;
+}
+
+static int add_note_segment(struct vs_input *in, const Elf64_Phdr *ph,
+			    size_t i, uint64_t phoff, struct vs_error *err)
+{
+	uint8_t *p;
+
+	if (ph->p_offset > in->file_size ||
+	    ph->p_filesz > in->file_size - ph->p_offset)
+		return vs_err(err, "program header %zu at offset 0x%llx: notes "
+			      "0x%llx+0x%llx end past the end of the file "
+			      "(0x%llx)", i, (unsigned long long)phoff,
+			      (unsigned long long)ph->p_offset,
+			      (unsigned long long)ph->p_filesz,
+			      (unsigned long long)in->file_size);
+	if (ph->p_filesz > VS_MAX_NOTES || in->notes_size + ph->p_filesz > VS_MAX_NOTES)
+		return vs_err(err, "program header %zu at offset 0x%llx: notes "
+			      "too large (0x%llx bytes)", i,
+			      (unsigned long long)phoff,
+			      (unsigned long long)ph->p_filesz);
+	p = realloc(in->notes, in->notes_size + ph->p_filesz + 1);
+	if (!p)
+		return vs_err(err, "out of memory");
+	in->notes = p;
+	if (read_exact(in, p + in->notes_size, ph->p_filesz, ph->p_offset,
+		       "notes", err) < 0)
+		return -1;
+	in->notes_size += ph->p_filesz;
+	return 0;
+}
+
+static int read_phdrs(struct vs_input *in, const Elf64_Ehdr *eh,
+		      struct vs_error *err)
+{
+	size_t nr, i;
+	Elf64_Phdr *ph;
+	int ret = -1;
+
+	if (count_phdrs(in, eh, &nr, err) < 0)
+		return -1;
+	if (nr == 0)
+		return vs_err(err, "no program headers (e_phnum is 0)");
+	if (nr > in->file_size / sizeof(*ph))
+		return vs_err(err, "%zu program headers at offset 0x%llx cannot "
+			      "fit in a file of 0x%llx bytes", nr,
+			      (unsigned long long)eh->e_phoff,
+			      (unsigned long long)in->file_size);
+	ph = calloc(nr, sizeof(*ph));
+	in->loads = calloc(nr, sizeof(*in->loads));
+	if (!ph || !in->loads) {
+		vs_err(err, "out of memory");
+		goto out;
+	}
+	if (read_exact(in, ph, nr * sizeof(*ph), eh->e_phoff,
+		       "program headers", err) < 0)
+		goto out;
+	for (i = 0; i < nr; i++) {
+		uint64_t phoff = eh->e_phoff + i * sizeof(*ph);
+
+		if (ph[i].p_type == PT_NOTE) {
+			if (add_note_segment(in, &ph[i], i, phoff, err) < 0)
+				goto out;
+		} else if (ph[i].p_type == PT_LOAD) {
+			struct vs_segment *s = &in->loads[in->nr_loads++];
+
+			if (check_load(in, &ph[i], i, phoff, err) < 0)
+				goto out;
+			s->paddr = ph[i].p_paddr;
+			s->memsz = ph[i].p_memsz;
+			s->filesz = ph[i].p_filesz;
+			s->offset = ph[i].p_offset;
+			s->vaddr = ph[i].p_vaddr;
+		}
+	}
+	if (in->nr_loads == 0)
+		vs_err(err, "no PT_LOAD segment among %zu program headers at "
+		       "offset 0x%llx", nr, (unsigned long long)eh->e_phoff);
+	else
+		ret = 0;
+out:
+	free(ph);
+	return ret;
+}
+
+static int seg_cmp(const void *a, const void *b)
+{
+	const struct vs_segment *x = a, *y = b;
+
+	if (x->paddr != y->paddr)
+		return x->paddr < y->paddr ? -1 : 1;
+	/* The larger first, so that one inside it is seen as an alias. */
+	if (x->memsz != y->memsz)
+		return x->memsz > y->memsz ? -1 : 1;
+	return 0;
+}
+
+/* Build in->phys: sorted, segments of zero size dropped, one lying wholly
+ * inside another dropped (the kernel-text alias); a partial overlap is
+ * an error, since the two would disagree on what memory holds. */
+static int build_phys_map(struct vs_input *in, struct vs_error *err)
+{
+	size_t i, n = 0;
+
+	in->phys = calloc(in->nr_loads, sizeof(*in->phys));
+	if (!in->phys)
+		return vs_err(err, "out of memory");
+	memcpy(in->phys, in->loads, in->nr_loads * sizeof(*in->phys));
+	qsort(in->phys, in->nr_loads, sizeof(*in->phys), seg_cmp);
+	for (i = 0; i < in->nr_loads; i++) {
+		const struct vs_segment *s = &in->phys[i];
+		struct vs_segment *last = n ? &in->phys[n - 1] : NULL;
+
+		if (s->memsz == 0)
+			continue;
+		if (last && s->paddr < last->paddr + last->memsz) {
+			if (s->paddr + s->memsz <= last->paddr + last->memsz)
+				continue;
+			return vs_err(err, "PT_LOAD segments overlap: physical "
+				      "0x%llx-0x%llx and 0x%llx-0x%llx",
+				      (unsigned long long)last->paddr,
+				      (unsigned long long)(last->paddr + last->memsz),
+				      (unsigned long long)s->paddr,
+				      (unsigned long long)(s->paddr + s->memsz));
+		}
+		in->phys[n++] = *s;
+	}
+	in->nr_phys = n;
+	if (n == 0)
+		return vs_err(err, "no PT_LOAD segment holds any memory");
+	return 0;
+}
+
+static size_t note_align(size_t x)
+{
+	return (x + 3) & ~(size_t)3;
+}
+
+/* Walk the notes: count CPUs, find VMCOREINFO; a note that runs past its
+ * segment is an error naming its offset inside the notes. */
+static int scan_notes(struct vs_input *in, struct vs_error *err)
+{
+	size_t off = 0;
+
+	while (off + sizeof(Elf64_Nhdr) <= in->notes_size) {
+		const Elf64_Nhdr *nh = (const void *)(in->notes + off);
+		size_t name = off + sizeof(*nh);
+		size_t desc = name + note_align(nh->n_namesz);
+		size_t end = desc + note_align(nh->n_descsz);
+
+		if (nh->n_namesz == 0 && nh->n_descsz == 0 && nh->n_type == 0)
+			break;  /* padding after the last note */
+		if (nh->n_namesz > in->notes_size || nh->n_descsz > in->notes_size ||
+		    desc + nh->n_descsz > in->notes_size)
+			return vs_err(err, "corrupt ELF note at offset 0x%zx of "
+				      "the notes: name size %u, data size %u "
+				      "run past their end (0x%zx)", off,
+				      nh->n_namesz, nh->n_descsz, in->notes_size);
+		if (nh->n_namesz == 5 && !memcmp(in->notes + name, "CORE", 5) &&
+		    nh->n_type == NT_PRSTATUS)
+			in->nr_cpus++;
+		if (nh->n_namesz == 11 && !memcmp(in->notes + name, "VMCOREINFO", 11) &&
+		    nh->n_type == 0 && !in->has_vmcoreinfo_note) {
+			in->has_vmcoreinfo_note = 1;
+			in->vmcoreinfo_off = desc;
+			in->vmcoreinfo_size = nh->n_descsz;
+		}
+		off = end > in->notes_size ? in->notes_size : end;
+	}
+	return 0;
+}
+
+static void set_max_mapnr(struct vs_input *in)
+{
+	const struct vs_segment *last = &in->phys[in->nr_phys - 1];
+	uint64_t end = last->paddr + last->memsz;
+
+	in->max_mapnr = (end + in->page_size - 1) >> in->page_shift;
+}
+
+int vs_input_set_vmcoreinfo(struct vs_input *in, const char *text, size_t len,
+			    const char *origin, struct vs_error *err)
+{
+	int64_t ps;
+
+	vs_vmcoreinfo_free(in->vi);
+	in->vi = NULL;
+	if (vs_vmcoreinfo_parse(&in->vi, text, len, err) < 0)
+		return vs_err_ctx(err, "%s", origin);
+	if (!vs_vi_decimal(in->vi, "PAGESIZE", &ps))
+		return vs_err(err, "%s: no PAGESIZE= line", origin);
+	if (ps < 512 || ps > (1 << 20) || (ps & (ps - 1)))
+		return vs_err(err, "%s: PAGESIZE=%lld is not a power of two "
+			      "between 512 and 1 MiB", origin, (long long)ps);
+	in->page_size = (uint64_t)ps;
+	in->page_shift = (unsigned)__builtin_ctzll(in->page_size);
+	set_max_mapnr(in);
+	return 0;
+}
+
+static int read_header(struct vs_input *in, struct vs_error *err)
+{
+	Elf64_Ehdr eh;
+
+	if (in->file_size < sizeof(eh)) {
+		if (in->file_size >= SELFMAG &&
+		    read_exact(in, &eh, SELFMAG, 0, "ELF header", err) == 0 &&
+		    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0)
+			return vs_err(err, "not an ELF file (no ELF magic at "
+				      "offset 0)");
+		return vs_err(err, "truncated ELF header: the file has 0x%llx "
+			      "bytes, the header needs 0x%zx",
+			      (unsigned long long)in->file_size, sizeof(eh));
+	}
+	if (read_exact(in, &eh, sizeof(eh), 0, "ELF header", err) < 0 ||
+	    check_ident(&eh, err) < 0)
+		return -1;
+	in->elf_machine = eh.e_machine;
+	return read_phdrs(in, &eh, err);
+}
+
+static int load_vmcoreinfo_note(struct vs_input *in, struct vs_error *err)
+{
+	if (!in->has_vmcoreinfo_note)
+		return 0;
+	return vs_input_set_vmcoreinfo(in,
+			(const char *)in->notes + in->vmcoreinfo_off,
+			in->vmcoreinfo_size, "VMCOREINFO note", err);
+}
+
+int vs_input_open(struct vs_input *in, const char *path, struct vs_error *err)
+{
+	struct stat st;
+
+	in->fd = -1;
+	in->path = strdup(path);
+	if (!in->path)
+		return vs_err(err, "out of memory");
+	in->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (in->fd < 0 || fstat(in->fd, &st) < 0)
+		return vs_err_sys(err, "cannot open '%s'", path);
+	in->file_size = (uint64_t)st.st_size;
+	in->page_size = (uint64_t)sysconf(_SC_PAGESIZE);
+	in->page_shift = (unsigned)__builtin_ctzll(in->page_size);
+	if (read_header(in, err) < 0 || build_phys_map(in, err) < 0 ||
+	    scan_notes(in, err) < 0)
+		return vs_err_ctx(err, "cannot read '%s'", path);
+	set_max_mapnr(in);
+	if (load_vmcoreinfo_note(in, err) < 0)
+		return vs_err_ctx(err, "cannot read '%s'", path);
+	return 0;
+}
+
+void vs_input_close(struct vs_input *in)
+{
+	if (in->fd >= 0)
+		close(in->fd);
+	vs_vmcoreinfo_free(in->vi);
+	free(in->notes);
+	free(in->phys);
+	free(in->loads);
+	free(in->path);
+	memset(in, 0, sizeof(*in));
+	in->fd = -1;
+}

@@ -1,0 +1,330 @@
+/*
+ * elf_writer.c - write an ELF64 core file (makedumpfile -E).
+ *
+ * Layout: ELF header, program headers (PT_NOTE, then PT_LOADs), section
+ * header 0 when the PT_LOADs need PN_XNUM, the notes copied verbatim,
+ * then each PT_LOAD's data back to back.  Every input PT_LOAD (the
+ * kernel-text alias included, which readers use to find phys_base) is
+ * written as one or more pieces: runs of excluded pages of 256 pages or
+ * more are cut out, shorter ones stay with their original contents, as
+ * makedumpfile does.  A page of the input only partly covered stays
+ * byte-exact: pieces end where the input's segments end.
+ *
+ * Zero pages must be known before the program headers, so with -d 1 the
+ * select phase reads every page once to test it, and the copy phase
+ * reads the kept ones again.  The selection is kept in memory, one bit a
+ * page.  The header goes out first marked incomplete (e_flags bit 0) and
+ * is rewritten at the end.
+ */
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dump.h"
+#include "pipeline.h"
+#include "util.h"
+
+#define ELF_GAP_PAGES 256u
+#define ELF_INCOMPLETE 0x1u
+#define ELF_COPY_BUF (1u << 20)
+
+struct elf_piece {
+	uint64_t paddr, vaddr, filesz, memsz, offset;
+};
+
+struct elf_slot {
+	uint64_t bits1[VS_SELECT_PFNS / 64];
+	uint64_t bits2[VS_SELECT_PFNS / 64];
+	uint64_t zero;
+};
+
+struct elf_writer {
+	struct vs_dump *d;
+	uint64_t *bitmap;            /* bitmap2, whole */
+	struct elf_piece *pieces;
+	size_t npieces, cap;
+	uint64_t data_off;
+	uint64_t notes_off;
+	Elf64_Ehdr eh;
+};
+
+static int elf_select_work(void *worker, uint64_t index, void *slot,
+			   struct vs_error *err)
+{
+	struct vs_worker *wk = worker;
+	const struct vs_dump *d = wk->d;
+	struct elf_slot *s = slot;
+	uint64_t start = index * VS_SELECT_PFNS;
+
+	s->zero = 0;
+	if (vs_select_chunk(d, wk, start, VS_SELECT_PFNS, s->bits1, s->bits2,
+			    err) < 0)
+		return -1;
+	if (!(d->opts->dump_level & VMSIFT_DL_ZERO))
+		return 0;
+	for (uint64_t i = 0; i < VS_SELECT_PFNS; i++) {
+		const uint8_t *page;
+
+		if (!vs_bit_test(s->bits2, i))
+			continue;
+		if (vs_read_page(&wk->reader, start + i, &page, err) < 0)
+			return vs_err_ctx(err, "pfn 0x%llx",
+					  (unsigned long long)(start + i));
+		if (vs_is_zero(page, d->in->page_size)) {
+			vs_bit_clear(s->bits2, i);
+			s->zero++;
+		}
+	}
+	return 0;
+}
+
+static int elf_select_consume(void *arg, uint64_t index, void *slot,
+			      struct vs_error *err)
+{
+	struct elf_writer *w = arg;
+	struct elf_slot *s = slot;
+
+	(void)err;
+	memcpy(w->bitmap + index * (VS_SELECT_PFNS / 64), s->bits2,
+	       sizeof(s->bits2));
+	w->d->present += vs_bits_count(s->bits1, VS_SELECT_PFNS / 64);
+	w->d->zero += s->zero;
+	return 0;
+}
+
+static int run_select(struct elf_writer *w, struct vs_error *err)
+{
+	struct vs_dump *d = w->d;
+	uint64_t njobs = vs_div_round_up(d->in->max_mapnr, VS_SELECT_PFNS);
+	unsigned nslots = 2 * d->nworkers;
+	struct elf_slot *slots = calloc(nslots, sizeof(*slots));
+	void **sp = calloc(nslots, sizeof(*sp));
+	static const struct vs_pipeline_ops ops = {
+		.work = elf_select_work, .consume = elf_select_consume,
+	};
+	int ret = -1;
+
+	w->bitmap = calloc(njobs, VS_SELECT_PFNS / 8);
+	if (!slots || !sp || !w->bitmap) {
+		vs_err(err, "out of memory");
+		goto out;
+	}
+	for (unsigned i = 0; i < nslots; i++)
+		sp[i] = &slots[i];
+	ret = vs_pipeline_run(&ops, w, (void **)d->workers, d->nthreads, sp,
+			      nslots, njobs, err);
+out:
+	free(sp);
+	free(slots);
+	return ret;
+}
+
+static int add_piece(struct elf_writer *w, const struct vs_segment *s,
+		     uint64_t from, uint64_t to, struct vs_error *err)
+{
+	struct elf_piece *p;
+
+	if (w->npieces == w->cap) {
+		size_t cap = w->cap ? 2 * w->cap : 64;
+		struct elf_piece *np = realloc(w->pieces, cap * sizeof(*np));
+
+		if (!np)
+			return vs_err(err, "out of memory");
+		w->pieces = np;
+		w->cap = cap;
+	}
+	p = &w->pieces[w->npieces++];
+	p->paddr = from;
+	p->vaddr = s->vaddr + (from - s->paddr);
+	p->filesz = (to < s->paddr + s->filesz ? to : s->paddr + s->filesz);
+	p->filesz = p->filesz > from ? p->filesz - from : 0;
+	p->memsz = to - from;
+	return 0;
+}
+
+static int kept(const struct elf_writer *w, uint64_t pfn)
+{
+	return pfn < w->d->in->max_mapnr && vs_bit_test(w->bitmap, pfn);
+}
+
+/* Split one input PT_LOAD into pieces at excluded runs >= 256 pages. */
+static int split_segment(struct elf_writer *w, const struct vs_segment *s,
+			 struct vs_error *err)
+{
+	unsigned sh = w->d->in->page_shift;
+	uint64_t end = s->paddr + s->memsz;
+	uint64_t pfn = s->paddr >> sh, last = vs_div_round_up(end, 1ULL << sh);
+
+	while (pfn < last) {
+		uint64_t a, b, gap;
+
+		while (pfn < last && !kept(w, pfn))
+			pfn++;
+		if (pfn >= last)
+			break;
+		a = pfn;
+		for (b = pfn + 1;; b = gap) {
+			while (b < last && kept(w, b))
+				b++;
+			gap = b;
+			while (gap < last && !kept(w, gap))
+				gap++;
+			if (gap >= last || gap - b >= ELF_GAP_PAGES)
+				break;
+		}
+		if (add_piece(w, s, (a << sh) > s->paddr ? a << sh : s->paddr,
+			      (b << sh) < end ? b << sh : end, err) < 0)
+			return -1;
+		pfn = b;
+	}
+	return 0;
+}
+
+static int plan_pieces(struct elf_writer *w, struct vs_error *err)
+{
+	const struct vs_input *in = w->d->in;
+	uint64_t phnum, off;
+
+	for (size_t i = 0; i < in->nr_loads; i++)
+		if (split_segment(w, &in->loads[i], err) < 0)
+			return -1;
+	phnum = w->npieces + 1;
+	off = sizeof(Elf64_Ehdr) + phnum * sizeof(Elf64_Phdr);
+	if (phnum >= PN_XNUM)
+		off += sizeof(Elf64_Shdr);
+	w->notes_off = off;
+	off += in->notes_size;
+	for (size_t i = 0; i < w->npieces; i++) {
+		w->pieces[i].offset = off;
+		off += w->pieces[i].filesz;
+	}
+	return 0;
+}
+
+static int write_ehdr(struct elf_writer *w, uint32_t flags,
+		      struct vs_error *err)
+{
+	uint64_t phnum = w->npieces + 1;
+	Elf64_Ehdr *eh = &w->eh;
+
+	memset(eh, 0, sizeof(*eh));
+	memcpy(eh->e_ident, ELFMAG, SELFMAG);
+	eh->e_ident[EI_CLASS] = ELFCLASS64;
+	eh->e_ident[EI_DATA] = ELFDATA2LSB;
+	eh->e_ident[EI_VERSION] = EV_CURRENT;
+	eh->e_type = ET_CORE;
+	eh->e_machine = w->d->in->elf_machine;
+	eh->e_version = EV_CURRENT;
+	eh->e_phoff = sizeof(Elf64_Ehdr);
+	eh->e_flags = flags;
+	eh->e_ehsize = sizeof(Elf64_Ehdr);
+	eh->e_phentsize = sizeof(Elf64_Phdr);
+	eh->e_phnum = phnum >= PN_XNUM ? PN_XNUM : (uint16_t)phnum;
+	if (phnum >= PN_XNUM) {
+		eh->e_shoff = sizeof(Elf64_Ehdr) + phnum * sizeof(Elf64_Phdr);
+		eh->e_shentsize = sizeof(Elf64_Shdr);
+		eh->e_shnum = 1;
+	}
+	return vs_sink_write(&w->d->sink, eh, sizeof(*eh), 0, err);
+}
+
+static int write_phdrs(struct elf_writer *w, struct vs_error *err)
+{
+	const struct vs_input *in = w->d->in;
+	uint64_t phnum = w->npieces + 1;
+	Elf64_Phdr *ph = calloc(phnum, sizeof(*ph));
+	int ret = 0;
+
+	if (!ph)
+		return vs_err(err, "out of memory");
+	ph[0].p_type = PT_NOTE;
+	ph[0].p_offset = w->notes_off;
+	ph[0].p_filesz = ph[0].p_memsz = in->notes_size;
+	for (size_t i = 0; i < w->npieces; i++) {
+		const struct elf_piece *p = &w->pieces[i];
+
+		ph[i + 1].p_type = PT_LOAD;
+		ph[i + 1].p_flags = PF_R | PF_W | PF_X;
+		ph[i + 1].p_offset = p->offset;
+		ph[i + 1].p_vaddr = p->vaddr;
+		ph[i + 1].p_paddr = p->paddr;
+		ph[i + 1].p_filesz = p->filesz;
+		ph[i + 1].p_memsz = p->memsz;
+	}
+	if (vs_sink_write(&w->d->sink, ph, phnum * sizeof(*ph),
+			  sizeof(Elf64_Ehdr), err) < 0)
+		ret = -1;
+	if (ret == 0 && phnum >= PN_XNUM) {
+		Elf64_Shdr sh = { .sh_info = (Elf64_Word)phnum };
+
+		ret = vs_sink_write(&w->d->sink, &sh, sizeof(sh),
+				    w->eh.e_shoff, err);
+	}
+	free(ph);
+	return ret;
+}
+
+static int copy_piece(struct elf_writer *w, const struct elf_piece *p,
+		      uint8_t *buf, struct vs_error *err)
+{
+	struct vs_dump *d = w->d;
+	unsigned sh = d->in->page_shift;
+
+	for (uint64_t done = 0; done < p->filesz;) {
+		uint64_t n = p->filesz - done < ELF_COPY_BUF ?
+			     p->filesz - done : ELF_COPY_BUF;
+
+		if (vs_read_phys(&d->workers[0]->reader, p->paddr + done, buf,
+				 n, err) < 0 ||
+		    vs_sink_write(&d->sink, buf, n, p->offset + done, err) < 0)
+			return -1;
+		done += n;
+		d->done += n >> sh;
+		vs_report_progress(d, d->done, d->present);
+	}
+	return 0;
+}
+
+static int copy_pieces(struct elf_writer *w, struct vs_error *err)
+{
+	uint8_t *buf = malloc(ELF_COPY_BUF);
+	int ret = 0;
+
+	if (!buf)
+		return vs_err(err, "out of memory");
+	for (size_t i = 0; i < w->npieces && ret == 0; i++)
+		ret = copy_piece(w, &w->pieces[i], buf, err);
+	free(buf);
+	return ret;
+}
+
+static void count_dumped(struct elf_writer *w)
+{
+	uint64_t nwords = vs_div_round_up(w->d->in->max_mapnr, 64);
+
+	w->d->dumped = vs_bits_count(w->bitmap, nwords) + w->d->zero;
+}
+
+int vs_write_elf(struct vs_dump *d, struct vs_error *err)
+{
+	struct elf_writer w = { .d = d };
+	int ret = -1;
+
+	if (run_select(&w, err) < 0 || plan_pieces(&w, err) < 0)
+		goto out;
+	count_dumped(&w);
+	if (write_ehdr(&w, ELF_INCOMPLETE, err) < 0 ||
+	    write_phdrs(&w, err) < 0 ||
+	    vs_sink_write(&d->sink, d->in->notes, d->in->notes_size,
+			  w.notes_off, err) < 0)
+		goto out;
+	if (copy_pieces(&w, err) < 0) {
+		d->incomplete = 1;
+		goto out;
+	}
+	ret = write_ehdr(&w, 0, err);
+out:
+	free(w.pieces);
+	free(w.bitmap);
+	return ret;
+}

@@ -1,0 +1,160 @@
+/*
+ * flat_reader.c - rebuild a seekable dump from makedumpfile's flattened
+ * stream (makedumpfile -R): a 4096-byte header, then records of a
+ * big-endian offset and size followed by that many bytes, applied in
+ * order, until an offset and size of -1.  A stream that ends early is
+ * reported, and the rebuilt dump is marked incomplete so that no reader
+ * takes it for whole.
+ */
+#include <elf.h>
+#include <endian.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kdump_format.h"
+#include "session.h"
+#include "util.h"
+
+#define FLAT_COPY_BUF (1u << 20)
+
+static int read_flat_header(int fd, const char *name, struct vs_error *err)
+{
+	uint8_t hdr[FLAT_HEADER_SIZE];
+	ssize_t n = vs_read_upto(fd, hdr, sizeof(hdr));
+	int64_t type;
+
+	if (n < 0)
+		return vs_err_sys(err, "cannot read '%s'", name);
+	if ((size_t)n < sizeof(hdr))
+		return vs_err(err, "'%s' is not a flattened dump: %zd bytes, "
+			      "the header alone has %d", name, n,
+			      FLAT_HEADER_SIZE);
+	if (memcmp(hdr, FLAT_SIGNATURE, sizeof(FLAT_SIGNATURE) - 1) != 0)
+		return vs_err(err, "'%s' is not a flattened dump: no "
+			      "'makedumpfile' signature at offset 0", name);
+	memcpy(&type, hdr + 16, sizeof(type));
+	if (be64toh((uint64_t)type) != FLAT_TYPE)
+		return vs_err(err, "'%s': flattened header type %lld at offset "
+			      "0x10, expected %d", name,
+			      (long long)be64toh((uint64_t)type), FLAT_TYPE);
+	return 0;
+}
+
+/* Mark a rebuilt kdump or ELF dump incomplete after a cut stream. */
+static void mark_incomplete(int out_fd)
+{
+	uint8_t head[sizeof(struct kdump_header)];
+	uint32_t status;
+
+	if (vs_pread_full(out_fd, head, sizeof(head), 0) < 0)
+		return;
+	if (!memcmp(head, KDUMP_SIGNATURE, KDUMP_SIG_LEN)) {
+		memcpy(&status, head + offsetof(struct kdump_header, status),
+		       sizeof(status));
+		status |= KDUMP_INCOMPLETE;
+		vs_pwrite_full(out_fd, &status, sizeof(status),
+			       offsetof(struct kdump_header, status));
+	} else if (!memcmp(head, ELFMAG, SELFMAG)) {
+		Elf64_Ehdr *eh = (Elf64_Ehdr *)(void *)head;
+		uint32_t flags = eh->e_flags | 1u;
+
+		vs_pwrite_full(out_fd, &flags, sizeof(flags),
+			       offsetof(Elf64_Ehdr, e_flags));
+	}
+}
+
+static int copy_record(int in_fd, const char *in_name, int out_fd,
+		       const char *out_name, uint64_t off, uint64_t size,
+		       uint64_t *pos, uint8_t *buf, struct vs_error *err)
+{
+	while (size) {
+		size_t want = size < FLAT_COPY_BUF ? (size_t)size : FLAT_COPY_BUF;
+		ssize_t n = vs_read_upto(in_fd, buf, want);
+
+		if (n < 0)
+			return vs_err_sys(err, "cannot read '%s' at byte 0x%llx",
+					  in_name, (unsigned long long)*pos);
+		if (n > 0 && vs_pwrite_full(out_fd, buf, (size_t)n, off) < 0)
+			return vs_err_sys(err, "cannot write '%s' at offset "
+					  "0x%llx", out_name,
+					  (unsigned long long)off);
+		*pos += (uint64_t)n;
+		if ((size_t)n < want)
+			return vs_err(err, "flattened stream '%s' ends at byte "
+				      "0x%llx, inside a record for offset "
+				      "0x%llx (0x%llx bytes missing)", in_name,
+				      (unsigned long long)*pos,
+				      (unsigned long long)off,
+				      (unsigned long long)(size - (uint64_t)n));
+		off += (uint64_t)n;
+		size -= (uint64_t)n;
+	}
+	return 0;
+}
+
+static int read_record_header(int fd, const char *name, uint64_t *pos,
+			      int64_t *off, int64_t *size, struct vs_error *err)
+{
+	struct flat_record rec;
+	ssize_t n = vs_read_upto(fd, &rec, sizeof(rec));
+
+	if (n < 0)
+		return vs_err_sys(err, "cannot read '%s' at byte 0x%llx", name,
+				  (unsigned long long)*pos);
+	if ((size_t)n < sizeof(rec))
+		return vs_err(err, "flattened stream '%s' ends at byte 0x%llx "
+			      "without its end marker", name,
+			      (unsigned long long)(*pos + (uint64_t)n));
+	*off = (int64_t)be64toh((uint64_t)rec.offset);
+	*size = (int64_t)be64toh((uint64_t)rec.size);
+	*pos += sizeof(rec);
+	if (*off == -1 && *size == -1)
+		return 0;
+	if (*off < 0 || *size < 0 || *size > (INT64_MAX - *off))
+		return vs_err(err, "flattened stream '%s': bad record at byte "
+			      "0x%llx (offset %lld, size %lld)", name,
+			      (unsigned long long)(*pos - sizeof(rec)),
+			      (long long)*off, (long long)*size);
+	return 0;
+}
+
+static int rebuild(int in_fd, const char *in_name, int out_fd,
+		   const char *out_name, uint8_t *buf, struct vs_error *err)
+{
+	uint64_t pos = FLAT_HEADER_SIZE;
+
+	if (read_flat_header(in_fd, in_name, err) < 0)
+		return -1;
+	for (;;) {
+		int64_t off = 0, size = 0;
+
+		if (read_record_header(in_fd, in_name, &pos, &off, &size,
+				       err) < 0)
+			return -1;
+		if (off == -1 && size == -1)
+			return 0;
+		if (copy_record(in_fd, in_name, out_fd, out_name,
+				(uint64_t)off, (uint64_t)size, &pos, buf,
+				err) < 0)
+			return -1;
+	}
+}
+
+int vmsift_rebuild_flattened(struct vmsift *vs, int in_fd, const char *in_name,
+			     int out_fd, const char *out_name)
+{
+	uint8_t *buf = malloc(FLAT_COPY_BUF);
+	int ret;
+
+	vs_err_clear(&vs->err);
+	if (!buf)
+		return vs_err(&vs->err, "out of memory");
+	ret = rebuild(in_fd, in_name, out_fd, out_name, buf, &vs->err);
+	if (ret < 0) {
+		mark_incomplete(out_fd);
+		vs_err_ctx(&vs->err, "cannot rebuild '%s' (marked incomplete)",
+			   out_name);
+	}
+	free(buf);
+	return ret;
+}

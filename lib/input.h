@@ -1,0 +1,108 @@
+/*
+ * input.h - the opened input dump, and per-thread readers of its memory.
+ *
+ * struct vs_input describes what a dump holds, independent of its file
+ * format: the physical memory it covers (a sorted table of segments), the
+ * ELF notes to carry over, the VMCOREINFO text and the CPU count.  The ELF
+ * reader (elf_input.c) fills it; it is read-only once opened, so any
+ * number of threads may share it.
+ *
+ * struct vs_reader is one thread's view of that memory: a window of the
+ * file, mapped (mmap) or read (pread) in large pieces, plus a bounce page
+ * for pages the file covers only in part.  Never share a reader between
+ * threads; make one per thread with vs_reader_init().
+ */
+#ifndef VMSIFT_INPUT_H
+#define VMSIFT_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+struct vs_vmcoreinfo;
+
+/* One range of physical memory as the input holds it: [paddr, paddr +
+ * memsz) is memory that was present; [paddr, paddr + filesz) of it has
+ * data at file offset OFFSET; the rest reads as zero. */
+struct vs_segment {
+	uint64_t paddr;
+	uint64_t memsz;
+	uint64_t filesz;
+	uint64_t offset;
+	uint64_t vaddr;
+};
+
+struct vs_input {
+	char *path;
+	int fd;
+	uint64_t file_size;
+	int no_mmap;                 /* read with pread only */
+
+	uint16_t elf_machine;        /* EM_X86_64, ... */
+	uint64_t page_size;
+	unsigned page_shift;
+
+	/* PT_LOADs as the file lists them (for ELF output). */
+	struct vs_segment *loads;
+	size_t nr_loads;
+	/* Physical memory map used for reading: sorted by paddr, no
+	 * overlaps; a segment wholly inside another (the kernel-text alias
+	 * of /proc/vmcore) is left out. */
+	struct vs_segment *phys;
+	size_t nr_phys;
+	uint64_t max_mapnr;          /* pfns up to the highest segment end */
+
+	uint8_t *notes;              /* all PT_NOTE contents, concatenated */
+	size_t notes_size;
+	int has_vmcoreinfo_note;
+	size_t vmcoreinfo_off;       /* its descriptor, inside notes */
+	size_t vmcoreinfo_size;
+	unsigned nr_cpus;            /* CORE/NT_PRSTATUS notes */
+
+	struct vs_vmcoreinfo *vi;    /* parsed, or NULL without VMCOREINFO */
+};
+
+/* Open PATH and read its headers and notes into IN (zeroed by caller). */
+int vs_input_open(struct vs_input *in, const char *path, struct vs_error *err);
+void vs_input_close(struct vs_input *in);
+
+/* Parse VMCOREINFO text (from the note or a file) into in->vi; takes
+ * page size from PAGESIZE. */
+int vs_input_set_vmcoreinfo(struct vs_input *in, const char *text, size_t len,
+			    const char *origin, struct vs_error *err);
+
+/* The index in in->phys of the segment holding PADDR, or -1. */
+long vs_input_find(const struct vs_input *in, uint64_t paddr);
+
+/* Bytes of [pfn * page_size, +page_size) that the input covers with
+ * memory (0 for a hole), and of those how many have data in the file. */
+void vs_input_page_cover(const struct vs_input *in, uint64_t pfn,
+			 uint64_t *mem_bytes, uint64_t *data_bytes);
+
+struct vs_reader {
+	const struct vs_input *in;
+	uint8_t *win;                /* mapped or read window */
+	uint64_t win_off;            /* file offset of win[0] */
+	size_t win_len;
+	size_t win_cap;              /* pread buffer size */
+	int mapped;                  /* win is an mmap */
+	uint8_t *bounce;             /* one page, for partly covered pages */
+	long last_seg;
+};
+
+int vs_reader_init(struct vs_reader *r, const struct vs_input *in,
+		   struct vs_error *err);
+void vs_reader_fini(struct vs_reader *r);
+
+/* A pointer to the whole page PFN (zero-filled where the input has no
+ * data), valid until the next call on R.  Fails if PFN is not present. */
+int vs_read_page(struct vs_reader *r, uint64_t pfn, const uint8_t **page,
+		 struct vs_error *err);
+
+/* Copy LEN bytes of physical memory at PADDR into BUF.  Fails, naming
+ * the address, if any byte is outside the input's memory. */
+int vs_read_phys(struct vs_reader *r, uint64_t paddr, void *buf, size_t len,
+		 struct vs_error *err);
+
+#endif

@@ -1,0 +1,553 @@
+/*
+ * kdump_writer.c - write the kdump-compressed format (kdump_format.h,
+ * doc/format.md) in two pipelined phases over the pfn space.
+ *
+ * Select: workers compute bitmap1 and bitmap2 per 2^15-pfn chunk (the
+ * struct page scan); the ordered writer puts each chunk's bitmaps at
+ * their place in the file and counts the dumpable pages, which fixes
+ * where the page data starts.  Copy: workers read, zero-check and
+ * compress 2 MiB chunks of pages, taking the chunk's bitmap2 back from
+ * the output file (or from memory when the output cannot be read back);
+ * the writer gives each page its descriptor and appends its data.
+ *
+ * So mem_map is scanned once, nothing in memory grows with the dump but
+ * the bitmap kept for unreadable outputs (1 bit a page), and the file is
+ * the same whatever the thread count.  The header is written first with
+ * the incomplete flag set and rewritten without it at the very end: a
+ * dump cut short at any point says so.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dump.h"
+#include "kdump_format.h"
+#include "pipeline.h"
+#include "util.h"
+#include "vmcoreinfo.h"
+
+#define DESC_BUF   2048u             /* descriptors buffered: 48 KiB */
+#define DATA_BUF   (1u << 20)        /* page data buffered */
+
+struct kd_layout {
+	uint64_t bs;                 /* block size = page size */
+	uint64_t sub_hdr_blocks;
+	uint64_t notes_off;
+	uint64_t bitmap_len;         /* each bitmap, block aligned */
+	uint64_t bitmap1_off;
+	uint64_t bitmap2_off;
+	uint64_t desc_off;
+	uint64_t data_off;           /* set once the count is known */
+};
+
+struct page_rec {
+	uint32_t size;
+	uint32_t flags;
+	uint32_t zero;
+};
+
+struct copy_slot {
+	uint64_t bits[VS_SELECT_PFNS / 64];
+	uint32_t npages;
+	struct page_rec *recs;
+	uint8_t *data;
+	size_t data_len;
+};
+
+struct select_slot {
+	uint64_t bits1[VS_SELECT_PFNS / 64];
+	uint64_t bits2[VS_SELECT_PFNS / 64];
+};
+
+struct kd_writer {
+	struct vs_dump *d;
+	struct kd_layout lay;
+	struct kdump_header hdr;
+	uint8_t *bitmap2_mem;        /* when the output cannot be read back */
+	uint64_t ndumpable;
+	uint64_t copy_pfns;          /* pfns per copy chunk */
+	/* copy phase */
+	uint64_t zero_off;
+	uint64_t data_next;          /* offset of the next page's data */
+	uint64_t data_written;       /* file data is complete below this */
+	struct kdump_page_desc *desc;
+	size_t ndesc;
+	uint64_t desc_done;          /* descriptors already in the file */
+	uint8_t *data;
+	size_t data_len;
+};
+
+static uint64_t chunk_pfns(const struct kd_writer *w, uint64_t start,
+			   uint64_t size)
+{
+	uint64_t left = w->d->in->max_mapnr - start;
+
+	return vs_round_up(left < size ? left : size, 64);
+}
+
+static void plan_layout(struct kd_writer *w)
+{
+	const struct vs_input *in = w->d->in;
+	struct kd_layout *l = &w->lay;
+
+	l->bs = in->page_size;
+	l->notes_off = l->bs + sizeof(struct kdump_sub_header);
+	l->sub_hdr_blocks = vs_div_round_up(sizeof(struct kdump_sub_header) +
+					    in->notes_size, l->bs);
+	l->bitmap_len = vs_round_up(vs_div_round_up(in->max_mapnr, 8), l->bs);
+	l->bitmap1_off = (1 + l->sub_hdr_blocks) * l->bs;
+	l->bitmap2_off = l->bitmap1_off + l->bitmap_len;
+	l->desc_off = l->bitmap2_off + l->bitmap_len;
+}
+
+/* init_uts_ns.name, when VMCOREINFO says where it is (x86_64 kernel text). */
+static void read_utsname(struct vs_dump *d, struct kdump_utsname *uts)
+{
+	const struct vs_input *in = d->in;
+	struct vs_error e;
+	uint64_t sym;
+	int64_t off = 0, phys_base = 0;
+
+	if (!vs_vi_symbol(in->vi, "init_uts_ns", &sym) ||
+	    sym < 0xffffffff80000000ULL)
+		return;
+	vs_vi_offset(in->vi, "uts_namespace.name", &off);
+	vs_vi_number(in->vi, "phys_base", &phys_base);
+	if (vs_read_phys(&d->workers[0]->reader,
+			 sym + (uint64_t)off - 0xffffffff80000000ULL +
+			 (uint64_t)phys_base, uts, sizeof(*uts), &e) < 0)
+		memset(uts, 0, sizeof(*uts));
+	for (char *p = (char *)uts; p < (char *)(uts + 1); p += KDUMP_UTS_LEN)
+		p[KDUMP_UTS_LEN - 1] = '\0';
+}
+
+static void fill_header(struct kd_writer *w)
+{
+	const struct vs_dump *d = w->d;
+	const struct vs_input *in = d->in;
+	struct kdump_header *h = &w->hdr;
+	int64_t crashtime = 0;
+
+	memset(h, 0, sizeof(*h));
+	memcpy(h->signature, KDUMP_SIGNATURE, KDUMP_SIG_LEN);
+	h->header_version = KDUMP_HEADER_VERSION;
+	read_utsname(w->d, &h->utsname);
+	if (vs_vi_decimal(in->vi, "CRASHTIME", &crashtime))
+		h->tv_sec = crashtime;
+	h->status = (d->codec ? d->codec->flag : 0) | KDUMP_INCOMPLETE;
+	h->block_size = (int32_t)w->lay.bs;
+	h->sub_hdr_size = (int32_t)w->lay.sub_hdr_blocks;
+	h->bitmap_blocks = (uint32_t)(2 * w->lay.bitmap_len / w->lay.bs);
+	h->max_mapnr = in->max_mapnr > UINT32_MAX ? UINT32_MAX :
+		       (uint32_t)in->max_mapnr;
+	h->nr_cpus = (int32_t)in->nr_cpus;
+}
+
+static int write_header(struct kd_writer *w, struct vs_error *err)
+{
+	uint8_t *block = calloc(1, w->lay.bs);
+	int ret;
+
+	if (!block)
+		return vs_err(err, "out of memory");
+	memcpy(block, &w->hdr, sizeof(w->hdr));
+	ret = vs_sink_write(&w->d->sink, block, w->lay.bs, 0, err);
+	free(block);
+	return ret;
+}
+
+static int write_sub_header(struct kd_writer *w, struct vs_error *err)
+{
+	const struct vs_dump *d = w->d;
+	const struct vs_input *in = d->in;
+	struct kdump_sub_header sh = { 0 };
+	int64_t phys_base = 0;
+
+	vs_vi_number(in->vi, "phys_base", &phys_base);
+	sh.phys_base = (uint64_t)phys_base;
+	sh.dump_level = (int32_t)d->opts->dump_level;
+	if (in->has_vmcoreinfo_note) {
+		sh.offset_vmcoreinfo = w->lay.notes_off + in->vmcoreinfo_off;
+		sh.size_vmcoreinfo = in->vmcoreinfo_size;
+	}
+	sh.offset_note = w->lay.notes_off;
+	sh.size_note = in->notes_size;
+	sh.max_mapnr_64 = in->max_mapnr;
+	if (vs_sink_write(&w->d->sink, &sh, sizeof(sh), w->lay.bs, err) < 0)
+		return -1;
+	return vs_sink_write(&w->d->sink, in->notes, in->notes_size,
+			     w->lay.notes_off, err);
+}
+
+/* --- select phase ------------------------------------------------------ */
+
+static int select_work(void *worker, uint64_t index, void *slot,
+		       struct vs_error *err)
+{
+	struct vs_worker *wk = worker;
+	struct select_slot *s = slot;
+
+	return vs_select_chunk(wk->d, wk, index * VS_SELECT_PFNS,
+			       VS_SELECT_PFNS, s->bits1, s->bits2, err);
+}
+
+static int select_consume(void *arg, uint64_t index, void *slot,
+			  struct vs_error *err)
+{
+	struct kd_writer *w = arg;
+	struct select_slot *s = slot;
+	uint64_t off = index * (VS_SELECT_PFNS / 8);
+	uint64_t len = w->lay.bitmap_len - off;
+
+	if (len > VS_SELECT_PFNS / 8)
+		len = VS_SELECT_PFNS / 8;
+	if (vs_sink_write(&w->d->sink, s->bits1, len, w->lay.bitmap1_off + off,
+			  err) < 0 ||
+	    vs_sink_write(&w->d->sink, s->bits2, len, w->lay.bitmap2_off + off,
+			  err) < 0)
+		return -1;
+	if (w->bitmap2_mem)
+		memcpy(w->bitmap2_mem + off, s->bits2, len);
+	w->d->present += vs_bits_count(s->bits1, VS_SELECT_PFNS / 64);
+	w->ndumpable += vs_bits_count(s->bits2, VS_SELECT_PFNS / 64);
+	return 0;
+}
+
+/* Zero-fill any bitmap bytes past the last chunk (block sizes > 4 KiB). */
+static int pad_bitmaps(struct kd_writer *w, uint64_t nchunks,
+		       struct vs_error *err)
+{
+	uint64_t covered = nchunks * (VS_SELECT_PFNS / 8);
+	uint8_t *zeros;
+	int ret = 0;
+
+	if (covered >= w->lay.bitmap_len)
+		return 0;
+	zeros = calloc(1, w->lay.bitmap_len - covered);
+	if (!zeros)
+		return vs_err(err, "out of memory");
+	if (vs_sink_write(&w->d->sink, zeros, w->lay.bitmap_len - covered,
+			  w->lay.bitmap1_off + covered, err) < 0 ||
+	    vs_sink_write(&w->d->sink, zeros, w->lay.bitmap_len - covered,
+			  w->lay.bitmap2_off + covered, err) < 0)
+		ret = -1;
+	free(zeros);
+	return ret;
+}
+
+static int run_select(struct kd_writer *w, struct vs_error *err)
+{
+	struct vs_dump *d = w->d;
+	uint64_t njobs = vs_div_round_up(d->in->max_mapnr, VS_SELECT_PFNS);
+	unsigned nslots = 2 * d->nworkers;
+	struct select_slot *slots = calloc(nslots, sizeof(*slots));
+	void **sp = calloc(nslots, sizeof(*sp));
+	static const struct vs_pipeline_ops ops = {
+		.work = select_work, .consume = select_consume,
+	};
+	int ret = -1;
+
+	if (!slots || !sp) {
+		vs_err(err, "out of memory");
+		goto out;
+	}
+	for (unsigned i = 0; i < nslots; i++)
+		sp[i] = &slots[i];
+	if (vs_pipeline_run(&ops, w, (void **)d->workers, d->nthreads, sp,
+			    nslots, njobs, err) < 0)
+		goto out;
+	ret = pad_bitmaps(w, njobs, err);
+out:
+	free(sp);
+	free(slots);
+	return ret;
+}
+
+/* --- copy phase -------------------------------------------------------- */
+
+static int load_bits(struct kd_writer *w, uint64_t start, uint64_t n,
+		     uint64_t *bits, struct vs_error *err)
+{
+	if (w->bitmap2_mem) {
+		memcpy(bits, w->bitmap2_mem + start / 8, n / 8);
+		return 0;
+	}
+	return vs_sink_read(&w->d->sink, bits, n / 8,
+			    w->lay.bitmap2_off + start / 8, err);
+}
+
+static void store_page(const struct vs_dump *d, struct vs_worker *wk,
+		       const uint8_t *page, struct copy_slot *s,
+		       struct page_rec *rec)
+{
+	uint64_t ps = d->in->page_size;
+	uint8_t *dst = s->data + s->data_len;
+	size_t n = 0;
+
+	rec->zero = 0;
+	rec->flags = 0;
+	if (d->codec)
+		n = d->codec->compress(wk->codec_ctx, page, ps, dst, 2 * ps);
+	if (n) {
+		rec->flags = d->codec->flag;
+	} else {
+		memcpy(dst, page, ps);
+		n = ps;
+	}
+	rec->size = (uint32_t)n;
+	s->data_len += n;
+}
+
+/* The hot loop: every dumpable page passes here once. */
+static int copy_work(void *worker, uint64_t index, void *slot,
+		     struct vs_error *err)
+{
+	struct vs_worker *wk = worker;
+	const struct vs_dump *d = wk->d;
+	struct kd_writer *w = wk->writer;
+	struct copy_slot *s = slot;
+	uint64_t start = index * w->copy_pfns;
+	uint64_t n = chunk_pfns(w, start, w->copy_pfns);
+	int zero_level = d->opts->dump_level & VMSIFT_DL_ZERO;
+
+	s->npages = 0;
+	s->data_len = 0;
+	if (load_bits(w, start, n, s->bits, err) < 0)
+		return -1;
+	for (uint64_t i = 0; i < n; i++) {
+		struct page_rec *rec = &s->recs[s->npages];
+		const uint8_t *page;
+
+		if (!vs_bit_test(s->bits, i))
+			continue;
+		if (vs_read_page(&wk->reader, start + i, &page, err) < 0)
+			return vs_err_ctx(err, "pfn 0x%llx",
+					  (unsigned long long)(start + i));
+		s->npages++;
+		if (zero_level && vs_is_zero(page, d->in->page_size)) {
+			rec->zero = 1;
+			rec->size = (uint32_t)d->in->page_size;
+			rec->flags = 0;
+			continue;
+		}
+		store_page(d, wk, page, s, rec);
+	}
+	return 0;
+}
+
+static int flush_data(struct kd_writer *w, struct vs_error *err)
+{
+	uint64_t off = w->data_next - w->data_len;
+
+	if (vs_sink_write(&w->d->sink, w->data, w->data_len, off, err) < 0)
+		return -1;
+	w->data_written = w->data_next;
+	w->data_len = 0;
+	return 0;
+}
+
+/* Descriptors go out only after the data they point to. */
+static int flush_desc(struct kd_writer *w, struct vs_error *err)
+{
+	if (flush_data(w, err) < 0)
+		return -1;
+	if (vs_sink_write(&w->d->sink, w->desc, w->ndesc * sizeof(*w->desc),
+			  w->lay.desc_off + w->desc_done * sizeof(*w->desc),
+			  err) < 0)
+		return -1;
+	w->desc_done += w->ndesc;
+	w->ndesc = 0;
+	return 0;
+}
+
+static int add_page(struct kd_writer *w, const struct page_rec *rec,
+		    const uint8_t *data, struct vs_error *err)
+{
+	struct kdump_page_desc *pd = &w->desc[w->ndesc++];
+
+	if (rec->zero) {
+		pd->offset = (int64_t)w->zero_off;
+		pd->size = rec->size;
+		pd->flags = 0;
+	} else {
+		if (w->data_len + rec->size > DATA_BUF && flush_data(w, err) < 0)
+			return -1;
+		memcpy(w->data + w->data_len, data, rec->size);
+		w->data_len += rec->size;
+		pd->offset = (int64_t)w->data_next;
+		pd->size = rec->size;
+		pd->flags = rec->flags;
+		w->data_next += rec->size;
+	}
+	pd->page_flags = 0;
+	if (w->ndesc == DESC_BUF)
+		return flush_desc(w, err);
+	return 0;
+}
+
+static int copy_consume(void *arg, uint64_t index, void *slot,
+			struct vs_error *err)
+{
+	struct kd_writer *w = arg;
+	struct vs_dump *d = w->d;
+	const struct copy_slot *s = slot;
+	const uint8_t *data = s->data;
+
+	for (uint32_t i = 0; i < s->npages; i++) {
+		const struct page_rec *rec = &s->recs[i];
+
+		if (add_page(w, rec, data, err) < 0)
+			return -1;
+		if (rec->zero)
+			d->zero++;
+		else
+			data += rec->size;
+	}
+	d->dumped += s->npages;
+	d->done = (index + 1) * w->copy_pfns;
+	vs_report_progress(d, d->done, d->in->max_mapnr);
+	return 0;
+}
+
+static void free_copy_slots(struct copy_slot *slots, unsigned n)
+{
+	for (unsigned i = 0; slots && i < n; i++) {
+		free(slots[i].recs);
+		free(slots[i].data);
+	}
+	free(slots);
+}
+
+static struct copy_slot *alloc_copy_slots(const struct kd_writer *w,
+					  unsigned n)
+{
+	uint64_t ps = w->d->in->page_size;
+	struct copy_slot *slots = calloc(n, sizeof(*slots));
+
+	for (unsigned i = 0; slots && i < n; i++) {
+		slots[i].recs = calloc(w->copy_pfns, sizeof(*slots[i].recs));
+		/* Room for every page raw, plus one compressor's overshoot. */
+		slots[i].data = malloc(w->copy_pfns * ps + 2 * ps);
+		if (!slots[i].recs || !slots[i].data) {
+			free_copy_slots(slots, n);
+			return NULL;
+		}
+	}
+	return slots;
+}
+
+static int write_zero_page(struct kd_writer *w, struct vs_error *err)
+{
+	uint8_t *zero;
+	int ret;
+
+	w->zero_off = w->lay.data_off;
+	w->data_next = w->lay.data_off;
+	w->data_written = w->data_next;
+	if (!(w->d->opts->dump_level & VMSIFT_DL_ZERO))
+		return 0;
+	zero = calloc(1, w->lay.bs);
+	if (!zero)
+		return vs_err(err, "out of memory");
+	ret = vs_sink_write(&w->d->sink, zero, w->lay.bs, w->zero_off, err);
+	free(zero);
+	w->data_next += w->lay.bs;
+	w->data_written = w->data_next;
+	return ret;
+}
+
+static int run_copy(struct kd_writer *w, struct vs_error *err)
+{
+	struct vs_dump *d = w->d;
+	uint64_t njobs = vs_div_round_up(d->in->max_mapnr, w->copy_pfns);
+	unsigned nslots = 2 * d->nworkers;
+	struct copy_slot *slots = alloc_copy_slots(w, nslots);
+	void **sp = calloc(nslots, sizeof(*sp));
+	static const struct vs_pipeline_ops ops = {
+		.work = copy_work, .consume = copy_consume,
+	};
+	int ret = -1;
+
+	if (!slots || !sp) {
+		vs_err(err, "out of memory");
+		goto out;
+	}
+	for (unsigned i = 0; i < nslots; i++)
+		sp[i] = &slots[i];
+	if (write_zero_page(w, err) < 0)
+		goto out;
+	if (vs_pipeline_run(&ops, w, (void **)d->workers, d->nthreads, sp,
+			    nslots, njobs, err) < 0)
+		goto out;
+	ret = flush_desc(w, err);
+out:
+	free(sp);
+	free_copy_slots(slots, nslots);
+	return ret;
+}
+
+/* After a failure: keep every descriptor whose data reached the file,
+ * and leave the header's incomplete flag set. */
+static void salvage(struct kd_writer *w)
+{
+	struct vs_error ignored;
+	size_t keep = 0;
+
+	while (keep < w->ndesc &&
+	       (uint64_t)w->desc[keep].offset + w->desc[keep].size <= w->data_written)
+		keep++;
+	w->ndesc = keep;
+	w->data_len = 0;
+	vs_sink_write(&w->d->sink, w->desc, keep * sizeof(*w->desc),
+		      w->lay.desc_off + w->desc_done * sizeof(*w->desc),
+		      &ignored);
+}
+
+static int write_all(struct kd_writer *w, struct vs_error *err)
+{
+	plan_layout(w);
+	fill_header(w);
+	if (write_header(w, err) < 0 || write_sub_header(w, err) < 0 ||
+	    run_select(w, err) < 0)
+		return -1;
+	w->lay.data_off = w->lay.desc_off +
+			  w->ndumpable * sizeof(struct kdump_page_desc);
+	if (run_copy(w, err) < 0) {
+		salvage(w);
+		return -1;
+	}
+	w->hdr.status &= ~KDUMP_INCOMPLETE;
+	return write_header(w, err);
+}
+
+int vs_write_kdump(struct vs_dump *d, struct vs_error *err)
+{
+	struct kd_writer w = { .d = d };
+	int ret = -1;
+
+	w.copy_pfns = vs_round_up((2u << 20) / d->in->page_size, 64);
+	w.desc = calloc(DESC_BUF, sizeof(*w.desc));
+	w.data = malloc(DATA_BUF);
+	if (!w.desc || !w.data) {
+		vs_err(err, "out of memory");
+		goto out;
+	}
+	if (!d->sink.readable) {
+		w.bitmap2_mem = calloc(1, vs_round_up(vs_div_round_up(
+				d->in->max_mapnr, 8), d->in->page_size) +
+				VS_SELECT_PFNS / 8);
+		if (!w.bitmap2_mem) {
+			vs_err(err, "out of memory for the bitmap");
+			goto out;
+		}
+	}
+	for (unsigned i = 0; i < d->nworkers; i++)
+		d->workers[i]->writer = &w;
+	ret = write_all(&w, err);
+	if (ret < 0)
+		d->incomplete = 1;
+out:
+	free(w.bitmap2_mem);
+	free(w.data);
+	free(w.desc);
+	return ret;
+}

@@ -1,0 +1,276 @@
+/*
+ * reader.c - one thread's view of the input's physical memory.
+ *
+ * Pages come from a window of the file: 4 MiB mapped with mmap (what
+ * /proc/vmcore is fastest with), or 1 MiB read with pread when mmap is
+ * off or fails.  Either way there is one system call per window, never
+ * one per page.  A page the input covers only in part (a segment ending
+ * at 0x9fc00, p_filesz < p_memsz) is assembled in a bounce page, with
+ * zeros where the file has no data.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "input.h"
+#include "util.h"
+
+#define VS_MAP_WINDOW  (4u << 20)
+#define VS_READ_WINDOW (1u << 20)
+
+long vs_input_find(const struct vs_input *in, uint64_t paddr)
+{
+	size_t lo = 0, hi = in->nr_phys;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct vs_segment *s = &in->phys[mid];
+
+		if (paddr < s->paddr)
+			hi = mid;
+		else if (paddr - s->paddr >= s->memsz)
+			lo = mid + 1;
+		else
+			return (long)mid;
+	}
+	return -1;
+}
+
+void vs_input_page_cover(const struct vs_input *in, uint64_t pfn,
+			 uint64_t *mem_bytes, uint64_t *data_bytes)
+{
+	uint64_t start = pfn << in->page_shift, end = start + in->page_size;
+	long i = vs_input_find(in, start);
+
+	*mem_bytes = *data_bytes = 0;
+	if (i < 0) {
+		/* The page may still begin inside a hole and end in memory. */
+		size_t lo = 0, hi = in->nr_phys;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (in->phys[mid].paddr < start)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		i = (long)lo;
+	}
+	for (size_t k = (size_t)i; k < in->nr_phys && in->phys[k].paddr < end; k++) {
+		const struct vs_segment *s = &in->phys[k];
+		uint64_t a = s->paddr > start ? s->paddr : start;
+		uint64_t m = s->paddr + s->memsz < end ? s->paddr + s->memsz : end;
+		uint64_t d = s->paddr + s->filesz < end ? s->paddr + s->filesz : end;
+
+		if (m > a)
+			*mem_bytes += m - a;
+		if (d > a)
+			*data_bytes += d - a;
+	}
+}
+
+int vs_reader_init(struct vs_reader *r, const struct vs_input *in,
+		   struct vs_error *err)
+{
+	memset(r, 0, sizeof(*r));
+	r->in = in;
+	r->last_seg = -1;
+	r->mapped = !in->no_mmap;
+	r->bounce = aligned_alloc(64, in->page_size);
+	if (!r->bounce)
+		return vs_err(err, "out of memory");
+	return 0;
+}
+
+static void drop_window(struct vs_reader *r)
+{
+	if (r->win && r->mapped)
+		munmap(r->win, r->win_len);
+	r->win_len = 0;
+	if (r->mapped)
+		r->win = NULL;
+}
+
+void vs_reader_fini(struct vs_reader *r)
+{
+	drop_window(r);
+	if (!r->mapped)
+		free(r->win);
+	free(r->bounce);
+	memset(r, 0, sizeof(*r));
+}
+
+static int map_window(struct vs_reader *r, uint64_t start, uint64_t end)
+{
+	void *p = mmap(NULL, end - start, PROT_READ, MAP_PRIVATE | MAP_POPULATE,
+		       r->in->fd, (off_t)start);
+
+	if (p == MAP_FAILED)
+		return -1;
+	r->win = p;
+	r->win_off = start;
+	r->win_len = end - start;
+	return 0;
+}
+
+static int read_window(struct vs_reader *r, uint64_t start, uint64_t end,
+		       struct vs_error *err)
+{
+	if (!r->win) {
+		r->win = malloc(VS_READ_WINDOW);
+		if (!r->win)
+			return vs_err(err, "out of memory");
+		r->win_cap = VS_READ_WINDOW;
+	}
+	if (vs_pread_full(r->in->fd, r->win, end - start, start) < 0)
+		return vs_err_sys(err, "cannot read '%s' at offset 0x%llx",
+				  r->in->path, (unsigned long long)start);
+	r->win_off = start;
+	r->win_len = end - start;
+	return 0;
+}
+
+/* Make the window hold file bytes [off, off + len) of a segment whose data
+ * ends at file offset LIMIT; return a pointer to OFF. */
+static const uint8_t *window(struct vs_reader *r, uint64_t off, size_t len,
+			     uint64_t limit, struct vs_error *err)
+{
+	uint64_t start, end;
+
+	if (r->win_len && off >= r->win_off && off + len <= r->win_off + r->win_len)
+		return r->win + (off - r->win_off);
+	drop_window(r);
+	if (r->mapped) {
+		start = off & ~(uint64_t)(sysconf(_SC_PAGESIZE) - 1);
+		end = start + VS_MAP_WINDOW;
+		if (end > limit)
+			end = limit;
+		if (end < off + len)
+			end = off + len;
+		if (map_window(r, start, end) == 0)
+			return r->win + (off - start);
+		r->mapped = 0;  /* mmap refused: pread from now on */
+		r->win = NULL;
+	}
+	start = off;
+	end = start + VS_READ_WINDOW;
+	if (end > limit)
+		end = limit;
+	if (end < off + len)
+		return vs_err(err, "internal: read of 0x%zx bytes exceeds the "
+			      "window", len), NULL;
+	if (read_window(r, start, end, err) < 0)
+		return NULL;
+	return r->win;
+}
+
+/* Copy [paddr, paddr + len) of segment S, zeros past its file data. */
+static int copy_from_segment(struct vs_reader *r, const struct vs_segment *s,
+			     uint64_t paddr, uint8_t *buf, size_t len,
+			     struct vs_error *err)
+{
+	uint64_t rel = paddr - s->paddr;
+
+	while (len) {
+		size_t n = len > VS_READ_WINDOW / 2 ? VS_READ_WINDOW / 2 : len;
+		const uint8_t *src;
+
+		if (rel >= s->filesz) {
+			memset(buf, 0, len);
+			return 0;
+		}
+		if (n > s->filesz - rel)
+			n = (size_t)(s->filesz - rel);
+		src = window(r, s->offset + rel, n, s->offset + s->filesz, err);
+		if (!src)
+			return -1;
+		memcpy(buf, src, n);
+		buf += n;
+		rel += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int vs_read_phys(struct vs_reader *r, uint64_t paddr, void *buf, size_t len,
+		 struct vs_error *err)
+{
+	uint8_t *p = buf;
+
+	while (len) {
+		long i = vs_input_find(r->in, paddr);
+		const struct vs_segment *s;
+		size_t n;
+
+		if (i < 0)
+			return vs_err(err, "physical address 0x%llx is not in "
+				      "the dump", (unsigned long long)paddr);
+		s = &r->in->phys[i];
+		n = s->paddr + s->memsz - paddr < len ?
+			(size_t)(s->paddr + s->memsz - paddr) : len;
+		if (copy_from_segment(r, s, paddr, p, n, err) < 0)
+			return -1;
+		p += n;
+		paddr += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* A page not wholly inside one segment's file data: assemble it. */
+static int assemble_page(struct vs_reader *r, uint64_t pfn,
+			 const uint8_t **page, struct vs_error *err)
+{
+	const struct vs_input *in = r->in;
+	uint64_t start = pfn << in->page_shift, mem, data;
+
+	vs_input_page_cover(in, pfn, &mem, &data);
+	if (mem == 0)
+		return vs_err(err, "pfn 0x%llx is not in the dump",
+			      (unsigned long long)pfn);
+	memset(r->bounce, 0, in->page_size);
+	for (uint64_t off = 0; off < in->page_size;) {
+		long i = vs_input_find(in, start + off);
+		uint64_t n;
+
+		if (i < 0) {
+			off += 1;  /* rare: a hole inside the page */
+			continue;
+		}
+		n = in->phys[i].paddr + in->phys[i].memsz - (start + off);
+		if (n > in->page_size - off)
+			n = in->page_size - off;
+		if (copy_from_segment(r, &in->phys[i], start + off,
+				      r->bounce + off, (size_t)n, err) < 0)
+			return -1;
+		off += n;
+	}
+	*page = r->bounce;
+	return 0;
+}
+
+int vs_read_page(struct vs_reader *r, uint64_t pfn, const uint8_t **page,
+		 struct vs_error *err)
+{
+	const struct vs_input *in = r->in;
+	uint64_t paddr = pfn << in->page_shift;
+	const struct vs_segment *s;
+	long i = r->last_seg;
+
+	if (i < 0 || paddr < in->phys[i].paddr ||
+	    paddr - in->phys[i].paddr >= in->phys[i].memsz) {
+		i = vs_input_find(in, paddr);
+		r->last_seg = i;
+	}
+	if (i < 0)
+		return assemble_page(r, pfn, page, err);
+	s = &in->phys[i];
+	if (paddr - s->paddr + in->page_size > s->filesz)
+		return assemble_page(r, pfn, page, err);
+	*page = window(r, s->offset + (paddr - s->paddr), in->page_size,
+		       s->offset + s->filesz, err);
+	return *page ? 0 : -1;
+}

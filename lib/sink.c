@@ -1,0 +1,96 @@
+/* sink.c - file and flattened-stream output (sink.h). */
+#include <endian.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "kdump_format.h"
+#include "sink.h"
+#include "util.h"
+
+static int write_flat_header(struct vs_sink *s, struct vs_error *err)
+{
+	uint8_t hdr[FLAT_HEADER_SIZE] = { 0 };
+	int64_t v;
+
+	memcpy(hdr, FLAT_SIGNATURE, sizeof(FLAT_SIGNATURE) - 1);
+	v = (int64_t)htobe64(FLAT_TYPE);
+	memcpy(hdr + 16, &v, sizeof(v));
+	v = (int64_t)htobe64(FLAT_VERSION);
+	memcpy(hdr + 24, &v, sizeof(v));
+	if (vs_write_full(s->fd, hdr, sizeof(hdr)) < 0)
+		return vs_err_sys(err, "cannot write the flattened header to '%s'",
+				  s->name);
+	return 0;
+}
+
+int vs_sink_open(struct vs_sink *s, int fd, const char *name, int flat,
+		 struct vs_error *err)
+{
+	struct stat st;
+	int mode;
+
+	memset(s, 0, sizeof(*s));
+	s->fd = fd;
+	s->name = name;
+	s->flat = flat;
+	if (flat)
+		return write_flat_header(s, err);
+	if (fstat(fd, &st) < 0)
+		return vs_err_sys(err, "cannot stat '%s'", name);
+	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
+		return vs_err(err, "'%s' is not a regular file or block "
+			      "device; write a flattened stream (-F) to pipes",
+			      name);
+	mode = fcntl(fd, F_GETFL);
+	s->readable = mode >= 0 && (mode & O_ACCMODE) == O_RDWR;
+	return 0;
+}
+
+int vs_sink_write(struct vs_sink *s, const void *buf, size_t len,
+		  uint64_t off, struct vs_error *err)
+{
+	if (len == 0)
+		return 0;
+	if (s->flat) {
+		struct flat_record rec = {
+			.offset = (int64_t)htobe64(off),
+			.size = (int64_t)htobe64(len),
+		};
+
+		if (vs_write_full(s->fd, &rec, sizeof(rec)) < 0 ||
+		    vs_write_full(s->fd, buf, len) < 0)
+			return vs_err_sys(err, "cannot write 0x%zx bytes for "
+					  "offset 0x%llx to '%s'", len,
+					  (unsigned long long)off, s->name);
+	} else if (vs_pwrite_full(s->fd, buf, len, off) < 0) {
+		return vs_err_sys(err, "cannot write 0x%zx bytes at offset "
+				  "0x%llx of '%s'", len,
+				  (unsigned long long)off, s->name);
+	}
+	s->bytes += len;
+	return 0;
+}
+
+int vs_sink_close(struct vs_sink *s, struct vs_error *err)
+{
+	static const uint8_t end[sizeof(struct flat_record)] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	};
+
+	if (s->flat && vs_write_full(s->fd, end, sizeof(end)) < 0)
+		return vs_err_sys(err, "cannot end the flattened stream on '%s'",
+				  s->name);
+	return 0;
+}
+
+int vs_sink_read(const struct vs_sink *s, void *buf, size_t len, uint64_t off,
+		 struct vs_error *err)
+{
+	if (vs_pread_full(s->fd, buf, len, off) < 0)
+		return vs_err_sys(err, "cannot read back 0x%zx bytes at offset "
+				  "0x%llx of '%s'", len,
+				  (unsigned long long)off, s->name);
+	return 0;
+}

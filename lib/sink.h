@@ -1,0 +1,35 @@
+/*
+ * sink.h - where a dump's bytes go: a seekable file (pwrite at each
+ * offset) or makedumpfile's flattened stream (a record of offset and size
+ * before each piece, for pipes and ssh).  Writers address both the same
+ * way, by file offset; only the sink knows the difference.  Used from one
+ * thread (the pipeline's ordered writer).
+ */
+#ifndef VMSIFT_SINK_H
+#define VMSIFT_SINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+struct vs_sink {
+	int fd;
+	const char *name;
+	int flat;                    /* flattened stream */
+	int readable;                /* seekable and open for reading too */
+	uint64_t bytes;              /* bytes of dump written */
+};
+
+/* Start writing to FD; writes the flattened header when FLAT. */
+int vs_sink_open(struct vs_sink *s, int fd, const char *name, int flat,
+		 struct vs_error *err);
+int vs_sink_write(struct vs_sink *s, const void *buf, size_t len,
+		  uint64_t off, struct vs_error *err);
+/* Ends a flattened stream with its end marker. */
+int vs_sink_close(struct vs_sink *s, struct vs_error *err);
+/* Read back what was written at OFF (only if s->readable). */
+int vs_sink_read(const struct vs_sink *s, void *buf, size_t len, uint64_t off,
+		 struct vs_error *err);
+
+#endif
