@@ -1,0 +1,78 @@
+#!/usr/bin/python3
+"""check_dump.py DUMP RAW_VMCORE
+
+Open DUMP with libkdumpfile and check that every page it can read equals the
+page at the same physical address in RAW_VMCORE (an ELF /proc/vmcore copy,
+whose PT_LOADs this script parses itself).  A page only partly covered by
+the raw file's PT_LOADs is compared on the covered bytes only.  Pages the
+dump holds where the raw file has no memory must be all zeros.
+
+Prints one summary line; exits 0 when every page matches, 1 otherwise."""
+import sys
+
+import kdumpfile
+
+from elfcore import PAGE, pt_loads
+
+ZERO = bytes(PAGE)
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    dump_path, raw_path = sys.argv[1:]
+    segs = pt_loads(raw_path)
+    # pfn -> (file offset of the page start, first covered byte, end of covered bytes)
+    # Direct-map and kernel-text segments overlap physically; the first wins.
+    raw_pages = {}
+    for s in segs:
+        end = s.paddr + s.filesz
+        for pfn in range(s.paddr // PAGE, (end + PAGE - 1) // PAGE):
+            if pfn in raw_pages and raw_pages[pfn][2] - raw_pages[pfn][1] == PAGE:
+                continue
+            lo, hi = max(s.paddr, pfn * PAGE) - pfn * PAGE, min(end, (pfn + 1) * PAGE) - pfn * PAGE
+            raw_pages[pfn] = (s.offset + pfn * PAGE - s.paddr, lo, hi)
+    max_pfn = max(raw_pages) + 1
+
+    kdf = kdumpfile.kdumpfile(dump_path)
+    try:
+        kdf.attr["addrxlat.ostype"] = "linux"
+    except Exception:
+        pass
+    read = kdf.read
+    nodata = (kdumpfile.exceptions.NoDataException,
+              kdumpfile.exceptions.AddressTranslationException)
+    good = partial = extra = 0
+    bad = []
+    with open(raw_path, "rb") as raw:
+        for pfn in range(max_pfn):
+            try:
+                page = read(kdumpfile.KDUMP_MACHPHYSADDR, pfn * PAGE, PAGE)
+            except nodata:
+                continue
+            where = raw_pages.get(pfn)
+            if where is None:
+                if page != ZERO:
+                    bad.append((pfn, "dump has data where the raw file has no memory"))
+                extra += 1
+                continue
+            off, lo, hi = where
+            raw.seek(off + lo)
+            ref = raw.read(hi - lo)
+            if page[lo:hi] != ref:
+                bad.append((pfn, "differs from /proc/vmcore"))
+            elif hi - lo < PAGE:
+                partial += 1
+            else:
+                good += 1
+    if bad or good == 0:
+        print(f"FAIL {len(bad)} bad pages of {good + partial + extra + len(bad)} read"
+              + "".join(f"; pfn {p:#x}: {why}" for p, why in bad[:8]))
+        sys.exit(1)
+    print(f"ok {good} pages equal to /proc/vmcore, "
+          f"{partial} partly covered pages equal on their covered bytes, "
+          f"{extra} zero pages outside the raw file's memory")
+
+
+if __name__ == "__main__":
+    main()

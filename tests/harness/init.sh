@@ -1,0 +1,90 @@
+#!/bin/sh
+# /init of the harness's initramfs.  One script for three roles:
+#   snapshot  run the workload, print its ready line, wait for QMP's dump
+#   kdump     load the capture kernel (kexec -p), run the workload, panic
+#   capture   (when /proc/vmcore exists) run the dump tool on /proc/vmcore
+#             with each argument set in /dump-args, copy /proc/vmcore raw,
+#             store everything on the virtio disk, power off
+# Settings come from /harness.conf (written by the host scripts).
+# Every step prints "HARNESS: ..." on the console; failures print
+# "HARNESS: FAIL <step>" and power off, so the host can say what broke.
+export PATH=/bin:/sbin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mount -t tmpfs tmp /tmp
+. /harness.conf
+
+say() { echo "HARNESS: $*"; }
+off() { sync; poweroff -f; echo o > /proc/sysrq-trigger; sleep 60; }
+fail() { say "FAIL $*"; off; }
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+
+for m in $(cat /modules.order); do
+	insmod "$m" 2>/dev/null   # crc32c-intel may refuse a CPU; ext4 has a fallback
+done
+i=0
+while [ ! -b /dev/vda ]; do
+	i=$((i + 1))
+	[ $i -le 100 ] || fail "virtio disk /dev/vda never appeared"
+	sleep 0.1
+done
+mkdir -p /mnt/disk
+mount -t ext4 /dev/vda /mnt/disk || fail "mount /dev/vda"
+
+if [ -e /proc/vmcore ]; then
+	say "capture kernel init ($(uname -r), $(uptime_s)s)"
+	out=/mnt/disk/out
+	mkdir -p $out
+	n=0
+	while read -r args; do
+		[ -n "$args" ] || continue
+		n=$((n + 1))
+		echo "$args" > $out/dump$n.args
+		t0=$(uptime_s)
+		/bin/dumptool $args /proc/vmcore $out/dump$n > $out/dump$n.stdout 2> $out/dump$n.stderr
+		rc=$?
+		t1=$(uptime_s)
+		echo $rc > $out/dump$n.rc
+		echo "$t0 $t1" > $out/dump$n.time
+		say "dump $n: dumptool $args -> exit $rc ($t0 .. $t1 s)"
+	done < /dump-args
+	t0=$(uptime_s)
+	cp /proc/vmcore $out/vmcore.raw || fail "cp /proc/vmcore"
+	say "raw copy of /proc/vmcore done ($t0 .. $(uptime_s) s)"
+	cat /proc/cmdline > $out/capture.cmdline
+	umount /mnt/disk || fail "umount"
+	say "dumps done"
+	off
+fi
+
+say "first kernel init ($(uname -r), $(uptime_s)s)"
+mkdir -p /mnt/huge
+mount -t hugetlbfs none /mnt/huge || fail "mount hugetlbfs"
+# The kernel turns THP off by itself below 512 MiB of RAM; the workload wants it.
+echo always > /sys/kernel/mm/transparent_hugepage/enabled
+if [ "$ROLE" = kdump ]; then
+	[ "$(cat /sys/kernel/kexec_crash_size)" != 0 ] ||
+		fail "crashkernel= memory not reserved (no free range that size; more guest memory or a smaller crashkernel=)"
+	kexec -p /boot/vmlinuz --initrd=/boot/capture.cpio --append="$CAPTURE_CMDLINE" ||
+		fail "kexec -p (crashkernel= too small, or no capture kernel)"
+	[ "$(cat /sys/kernel/kexec_crash_loaded)" = 1 ] || fail "kexec -p: capture kernel not loaded"
+	say "capture kernel loaded"
+fi
+/bin/workload $WORKLOAD_ARGS -P /mnt/huge -c /mnt/disk/data -W /mnt/disk/written -R /tmp/ready &
+i=0
+while [ ! -e /tmp/ready ]; do
+	kill -0 $! 2>/dev/null || fail "workload exited early"
+	i=$((i + 1))
+	[ $i -le 1200 ] || fail "workload not ready after 120 s"
+	sleep 0.1
+done
+grep -E 'MemFree|^Cached|AnonPages|AnonHugePages|Shmem:|HugePages_Total' /proc/meminfo
+if [ "$ROLE" = kdump ]; then
+	say "panic now"
+	echo 1 > /proc/sys/kernel/sysrq
+	echo c > /proc/sysrq-trigger
+	fail "sysrq-c did not panic"
+fi
+say "ready for snapshot"
+while :; do sleep 3600; done

@@ -1,0 +1,250 @@
+# Shared helpers for the real-kernel harness (sourced, not run).
+#
+# Everything a run needs is cached under $VMSIFT_CACHE (default
+# tests/work/cache): the Debian kernel package, its extracted tree with
+# modules.dep, the static workload program.  A second run reuses all of it.
+
+HARNESS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO_ROOT=$(cd "$HARNESS_DIR/../.." && pwd)
+VMSIFT_CACHE=${VMSIFT_CACHE:-$REPO_ROOT/tests/work/cache}
+HOST_PY=/usr/bin/python3          # Debian's python: has kdumpfile and drgn
+APT_TIMEOUT=${APT_TIMEOUT:-300}   # seconds for any one apt-get call
+
+log()  { printf '[%s] %s\n' "$(date +%T)" "$*" >&2; }
+die()  { printf '[%s] ERROR: %s\n' "$(date +%T)" "$*" >&2; exit 1; }
+
+# need_cmd CMD PACKAGE: install PACKAGE with apt-get when CMD is missing.
+need_cmd() {
+	local cmd=$1 pkg=$2
+	command -v "$cmd" >/dev/null 2>&1 && return 0
+	[ -x "/usr/sbin/$cmd" ] || [ -x "/sbin/$cmd" ] && return 0
+	log "installing $pkg (for $cmd)"
+	if ! timeout "$APT_TIMEOUT" apt-get install -y -q --no-install-recommends "$pkg" >&2; then
+		timeout "$APT_TIMEOUT" apt-get update -q >&2 || true
+		timeout "$APT_TIMEOUT" apt-get install -y -q --no-install-recommends "$pkg" >&2 ||
+			die "step 'host packages': cannot install $pkg (needed for $cmd); no network to the apt registry?"
+	fi
+	command -v "$cmd" >/dev/null 2>&1 || [ -x "/usr/sbin/$cmd" ] ||
+		die "step 'host packages': $pkg installed but $cmd still missing"
+}
+
+# need_file FILE PACKAGE: same, for a file (a library, a python module path).
+need_file() {
+	local file=$1 pkg=$2
+	[ -e "$file" ] && return 0
+	log "installing $pkg (for $file)"
+	timeout "$APT_TIMEOUT" apt-get install -y -q --no-install-recommends "$pkg" >&2 ||
+		{ timeout "$APT_TIMEOUT" apt-get update -q >&2 || true
+		  timeout "$APT_TIMEOUT" apt-get install -y -q --no-install-recommends "$pkg" >&2; } ||
+		die "step 'host packages': cannot install $pkg (needed for $file); no network to the apt registry?"
+	[ -e "$file" ] || die "step 'host packages': $pkg installed but $file still missing"
+}
+
+need_host_tools() {
+	export PATH=$PATH:/usr/sbin:/sbin
+	need_cmd qemu-system-x86_64 qemu-system-x86
+	need_cmd busybox busybox-static
+	need_cmd cpio cpio
+	need_cmd depmod kmod
+	need_cmd mkfs.ext4 e2fsprogs
+	need_cmd debugfs e2fsprogs
+	need_cmd zstd zstd
+	need_cmd gcc gcc
+	need_file /usr/lib/x86_64-linux-gnu/libc.a libc6-dev
+	file -L "$(command -v busybox)" 2>/dev/null | grep -q 'statically linked' ||
+		[ -x /bin/busybox ] || die "step 'host packages': busybox is not the static build (install busybox-static)"
+}
+
+# kernel_version: the version linux-image-amd64 depends on, or $KERNEL_VERSION.
+# Without apt metadata (no network) fall back to the newest cached kernel.
+kernel_version() {
+	if [ -n "${KERNEL_VERSION:-}" ]; then echo "$KERNEL_VERSION"; return; fi
+	local v
+	v=$(apt-cache depends linux-image-amd64 2>/dev/null |
+		sed -n 's/^ *Depends: linux-image-\(.*-amd64\)$/\1/p' | grep -v unsigned | head -n1)
+	if [ -z "$v" ]; then
+		timeout "$APT_TIMEOUT" apt-get update -q >&2 || true
+		v=$(apt-cache depends linux-image-amd64 2>/dev/null |
+			sed -n 's/^ *Depends: linux-image-\(.*-amd64\)$/\1/p' | grep -v unsigned | head -n1)
+	fi
+	if [ -z "$v" ]; then
+		v=$(ls -d "$VMSIFT_CACHE"/kernel-*/ 2>/dev/null | sed 's,.*/kernel-,,; s,/$,,' | sort -V | tail -n1)
+		[ -n "$v" ] && log "apt metadata unavailable; using cached kernel $v"
+	fi
+	[ -n "$v" ] || die "step 'kernel version': cannot resolve linux-image-amd64's kernel (no apt metadata, nothing cached)"
+	echo "$v"
+}
+
+# fetch_kernel VER: download (once) and extract linux-image-VER into the cache;
+# sets KDIR (extracted root), VMLINUZ and MODDIR.
+fetch_kernel() {
+	local ver=$1 deb
+	KDIR=$VMSIFT_CACHE/kernel-$ver
+	VMLINUZ=$KDIR/boot/vmlinuz-$ver
+	MODDIR=$KDIR/lib/modules/$ver
+	[ -f "$KDIR/.complete" ] && return 0
+	mkdir -p "$VMSIFT_CACHE/debs"
+	deb=$(ls "$VMSIFT_CACHE"/debs/linux-image-"$ver"_*.deb 2>/dev/null | head -n1 || true)
+	if [ -z "$deb" ]; then
+		log "downloading linux-image-$ver (about 70 MB)"
+		(cd "$VMSIFT_CACHE/debs" && timeout "$APT_TIMEOUT" apt-get download -q "linux-image-$ver" >&2) ||
+			die "step 'kernel download': apt-get download linux-image-$ver failed (no network to the apt registry?)"
+		deb=$(ls "$VMSIFT_CACHE"/debs/linux-image-"$ver"_*.deb | head -n1)
+	fi
+	log "extracting $(basename "$deb")"
+	rm -rf "$KDIR"
+	mkdir -p "$KDIR"
+	dpkg -x "$deb" "$KDIR"
+	depmod -b "$KDIR" "$ver"
+	touch "$KDIR/.complete"
+}
+
+# fetch_dbg_vmlinux VER: the -dbg package's vmlinux (858 MB download, once).
+fetch_dbg_vmlinux() {
+	local ver=$1 deb dir=$VMSIFT_CACHE/dbg-$1
+	DBG_VMLINUX=$dir/vmlinux-$ver
+	[ -f "$DBG_VMLINUX" ] && return 0
+	mkdir -p "$VMSIFT_CACHE/debs" "$dir"
+	deb=$(ls "$VMSIFT_CACHE"/debs/linux-image-"$ver"-dbg_*.deb 2>/dev/null | head -n1 || true)
+	if [ -z "$deb" ]; then
+		log "downloading linux-image-$ver-dbg (about 860 MB)"
+		(cd "$VMSIFT_CACHE/debs" && timeout 1800 apt-get download -q "linux-image-$ver-dbg" >&2) ||
+			die "step 'debug kernel download': apt-get download linux-image-$ver-dbg failed"
+		deb=$(ls "$VMSIFT_CACHE"/debs/linux-image-"$ver"-dbg_*.deb | head -n1)
+	fi
+	log "extracting vmlinux-$ver from $(basename "$deb")"
+	dpkg-deb --fsys-tarfile "$deb" |
+		tar -xO "./usr/lib/debug/boot/vmlinux-$ver" > "$DBG_VMLINUX.tmp"
+	mv "$DBG_VMLINUX.tmp" "$DBG_VMLINUX"
+}
+
+# build_workload: the static workload program, rebuilt when its source changes.
+build_workload() {
+	WORKLOAD_BIN=$VMSIFT_CACHE/workload
+	if [ ! -x "$WORKLOAD_BIN" ] || [ "$HARNESS_DIR/workload.c" -nt "$WORKLOAD_BIN" ]; then
+		mkdir -p "$VMSIFT_CACHE"
+		gcc -O2 -Wall -Wextra -static -o "$WORKLOAD_BIN.tmp" "$HARNESS_DIR/workload.c" ||
+			die "step 'workload build': gcc -static failed"
+		mv "$WORKLOAD_BIN.tmp" "$WORKLOAD_BIN"
+	fi
+}
+
+# copy_with_libs ROOT BINARY NAME: put BINARY at ROOT/bin/NAME with every
+# shared library ldd lists (and the dynamic loader) at the same path in ROOT.
+copy_with_libs() {
+	local root=$1 bin=$2 name=$3 lib
+	install -D -m 755 "$bin" "$root/bin/$name"
+	for lib in $(ldd "$bin" 2>/dev/null | grep -o '/[^ ]*' || true); do
+		[ -e "$lib" ] || continue
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
+
+# initramfs_tree ROOT MODULE...: busybox, the modules and their dependencies
+# (in load order in ROOT/modules.order), the workload.  /init is the caller's.
+initramfs_tree() {
+	local root=$1 m; shift
+	rm -rf "$root"
+	mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,mnt,modules,etc}
+	cp "$(command -v busybox)" "$root/bin/busybox"
+	for m in sh mount umount mkdir cat echo sleep insmod poweroff reboot sync ls dd \
+		grep sed head tail cp rm sysctl dmesg date uname mknod find wc tr awk; do
+		ln -sf busybox "$root/bin/$m"
+	done
+	: > "$root/modules.order"
+	modprobe -d "$KDIR" -S "$KVER" --show-depends -a "$@" | awk '$1 == "insmod" && !seen[$2]++ {print $2}' |
+	while read -r m; do
+		cp "$m" "$root/modules/"
+		echo "/modules/$(basename "$m")" >> "$root/modules.order"
+	done
+	install -m 755 "$WORKLOAD_BIN" "$root/bin/workload"
+}
+
+# pack_cpio ROOT OUT: a newc cpio of ROOT (uncompressed: TCG boots it faster).
+pack_cpio() {
+	(cd "$1" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$2"
+}
+
+# make_data_disk IMG SIZE_MB CACHE_MB: an ext4 image whose /data holds
+# CACHE_MB of patterned files for the guest to read into its page cache.
+make_data_disk() {
+	local img=$1 size=$2 cache_mb=$3 src=$1.src i
+	rm -rf "$src" "$img"
+	mkdir -p "$src/data" "$src/out"
+	for i in $(seq 1 "$cache_mb"); do
+		{ yes "vmsift harness page cache file $i, a line of patterned text" || true; } |
+			head -c 1048576 > "$src/data/file$i"
+	done
+	truncate -s "${size}M" "$img"
+	mkfs.ext4 -q -F -L vmsift -d "$src" "$img" >&2 || die "step 'disk image': mkfs.ext4 failed"
+	rm -rf "$src"
+}
+
+# QEMU process handling.  start_qemu runs QEMU in the background with the
+# serial console in $SERIAL_LOG; the EXIT trap kills it whatever happens.
+QEMU_PID=
+stop_qemu() {
+	if [ -n "$QEMU_PID" ] && kill -0 "$QEMU_PID" 2>/dev/null; then
+		kill "$QEMU_PID" 2>/dev/null || true
+		sleep 1
+		kill -9 "$QEMU_PID" 2>/dev/null || true
+	fi
+	[ -n "$QEMU_PID" ] && wait "$QEMU_PID" 2>/dev/null || true
+	QEMU_PID=
+}
+trap stop_qemu EXIT
+trap 'printf "[%s] ERROR: command failed (%s line %s): %s\n" "$(date +%T)" "${BASH_SOURCE[0]##*/}" "$LINENO" "$BASH_COMMAND" >&2' ERR
+trap 'exit 130' INT TERM
+
+start_qemu() {
+	: > "$SERIAL_LOG"
+	echo "qemu-system-x86_64 $*" > "${SERIAL_LOG%.log}.cmdline"
+	qemu-system-x86_64 -accel tcg -display none -vga none -monitor none \
+		-serial "file:$SERIAL_LOG" -no-reboot "$@" \
+		> "${SERIAL_LOG%.log}.qemu-stderr" 2>&1 &
+	QEMU_PID=$!
+}
+
+# wait_line PATTERN SECONDS STEP: wait until the serial log has a line matching
+# PATTERN (grep -E).  Fails naming STEP when the time runs out, when QEMU exits
+# first, or when the guest reports "HARNESS: FAIL".
+wait_line() {
+	local pat=$1 secs=$2 step=$3 t0=$SECONDS
+	while ! grep -qaE "$pat" "$SERIAL_LOG"; do
+		if grep -qa 'HARNESS: FAIL' "$SERIAL_LOG"; then
+			die "step '$step': the guest reported: $(grep -a 'HARNESS: FAIL' "$SERIAL_LOG" | head -n1 | tr -d '\r'); serial log: $SERIAL_LOG"
+		fi
+		if ! kill -0 "$QEMU_PID" 2>/dev/null; then
+			die "step '$step': QEMU exited before '$pat' (qemu stderr: ${SERIAL_LOG%.log}.qemu-stderr); serial log: $SERIAL_LOG"
+		fi
+		if [ $((SECONDS - t0)) -ge "$secs" ]; then
+			die "step '$step': no '$pat' after ${secs}s; serial log: $SERIAL_LOG"
+		fi
+		sleep 0.5
+	done
+}
+
+# wait_qemu_exit SECONDS STEP
+wait_qemu_exit() {
+	local secs=$1 step=$2 t0=$SECONDS
+	while kill -0 "$QEMU_PID" 2>/dev/null; do
+		if grep -qa 'HARNESS: FAIL' "$SERIAL_LOG"; then
+			die "step '$step': the guest reported: $(grep -a 'HARNESS: FAIL' "$SERIAL_LOG" | head -n1 | tr -d '\r'); serial log: $SERIAL_LOG"
+		fi
+		[ $((SECONDS - t0)) -lt "$secs" ] ||
+			die "step '$step': QEMU still running after ${secs}s; serial log: $SERIAL_LOG"
+		sleep 0.5
+	done
+	wait "$QEMU_PID" 2>/dev/null || true
+	QEMU_PID=
+}
+
+# cpu_flag PAGING: the -cpu argument for 4- or 5-level paging under TCG.
+cpu_flag() {
+	case $1 in
+	4) echo "max,la57=off" ;;
+	5) echo "max" ;;
+	*) die "paging must be 4 or 5, not '$1'" ;;
+	esac
+}

@@ -1,0 +1,206 @@
+/*
+ * workload: leave every kind of page a dump filter cares about in memory,
+ * then say so on stdout and sleep until killed (or the kernel panics).
+ *
+ *   -a MB    anonymous memory, half in transparent huge pages, half in 4K pages
+ *   -r N     fill one anonymous page in N with pseudo-random bytes (0: none);
+ *            the others get a per-page text pattern (compresses well)
+ *   -z MB    anonymous memory written, then zeroed again
+ *   -t MB    a tmpfs file (-T PATH) mapped MAP_SHARED and written
+ *   -H N     N 2 MiB pages of a hugetlbfs file (-P DIR, a hugetlbfs mount);
+ *            raises vm.nr_hugepages by N first
+ *   -c DIR   read every file in DIR (clean page cache)
+ *   -w MB    write a file (-W PATH) and fsync it (cache with buffer heads)
+ *   -R PATH  create PATH once ready
+ *
+ * Built with gcc -static by the harness; runs as /bin/workload in the guest.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define MiB (1024UL * 1024UL)
+#define HUGE (2 * MiB)
+#define PAGE 4096UL
+
+static uint64_t rng = 0x9e3779b97f4a7c15ULL;
+
+static void die(const char *what)
+{
+	printf("HARNESS: FAIL workload: %s: %s\n", what, strerror(errno));
+	fflush(stdout);
+	exit(1);
+}
+
+/* One page: random, or a 64-byte record naming the page, repeated. */
+static void fill_page(unsigned char *p, const char *kind, unsigned long idx, int random)
+{
+	if (random) {
+		uint64_t *w = (uint64_t *)p;
+		for (size_t i = 0; i < PAGE / 8; i++) {
+			rng ^= rng << 13;
+			rng ^= rng >> 7;
+			rng ^= rng << 17;
+			w[i] = rng;
+		}
+		return;
+	}
+	char rec[80];
+	int n = snprintf(rec, sizeof(rec), "vmsift %.8s page %010lu patterned", kind, idx);
+	memset(rec + n, ' ', sizeof(rec) - n);
+	rec[63] = '\n';
+	for (size_t off = 0; off < PAGE; off += 64)
+		memcpy(p + off, rec, 64);
+}
+
+static void fill(unsigned char *p, size_t len, const char *kind, int rnd_every)
+{
+	for (size_t i = 0; i < len / PAGE; i++)
+		fill_page(p + i * PAGE, kind, i, rnd_every > 0 && i % rnd_every == 0);
+}
+
+/* Anonymous memory, 2 MiB aligned so THP can back it. */
+static unsigned char *anon(size_t len, int advice)
+{
+	unsigned char *raw = mmap(NULL, len + HUGE, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (raw == MAP_FAILED)
+		die("mmap anonymous");
+	unsigned char *p = (unsigned char *)(((uintptr_t)raw + HUGE - 1) & ~(HUGE - 1));
+	if (madvise(p, len, advice) != 0)
+		die("madvise");
+	return p;
+}
+
+static unsigned char *shared_file(const char *path, size_t len)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		die(path);
+	if (ftruncate(fd, len) != 0)
+		die("ftruncate");
+	unsigned char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		die("mmap shared");
+	close(fd);
+	return p;
+}
+
+static void add_hugepages(long n)
+{
+	long have = 0;
+	FILE *f = fopen("/proc/sys/vm/nr_hugepages", "r+");
+	if (!f)
+		die("/proc/sys/vm/nr_hugepages");
+	if (fscanf(f, "%ld", &have) != 1)
+		have = 0;
+	rewind(f);
+	fprintf(f, "%ld\n", have + n);
+	fclose(f);
+}
+
+static void read_dir(const char *dir)
+{
+	static char buf[1 << 16];
+	DIR *d = opendir(dir);
+	if (!d)
+		die(dir);
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		char path[4096];
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		int fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		while (read(fd, buf, sizeof(buf)) > 0)
+			;
+		close(fd);
+	}
+	closedir(d);
+}
+
+static void write_synced(const char *path, size_t len)
+{
+	static unsigned char page[PAGE];
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		die(path);
+	for (size_t i = 0; i < len / PAGE; i++) {
+		fill_page(page, "written", i, 0);
+		if (write(fd, page, PAGE) != (ssize_t)PAGE)
+			die("write");
+	}
+	if (fsync(fd) != 0)
+		die("fsync");
+	close(fd);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long anon_mb = 0, zero_mb = 0, tmpfs_mb = 0, write_mb = 0, huge_n = 0;
+	int rnd_every = 0, opt;
+	const char *tmpfs_path = "/tmp/workload.shm", *huge_dir = NULL;
+	const char *cache_dir = NULL, *write_path = NULL, *ready = NULL;
+
+	while ((opt = getopt(argc, argv, "a:r:z:t:T:H:P:c:w:W:R:")) != -1) {
+		switch (opt) {
+		case 'a': anon_mb = strtoul(optarg, NULL, 0); break;
+		case 'r': rnd_every = atoi(optarg); break;
+		case 'z': zero_mb = strtoul(optarg, NULL, 0); break;
+		case 't': tmpfs_mb = strtoul(optarg, NULL, 0); break;
+		case 'T': tmpfs_path = optarg; break;
+		case 'H': huge_n = strtoul(optarg, NULL, 0); break;
+		case 'P': huge_dir = optarg; break;
+		case 'c': cache_dir = optarg; break;
+		case 'w': write_mb = strtoul(optarg, NULL, 0); break;
+		case 'W': write_path = optarg; break;
+		case 'R': ready = optarg; break;
+		default:
+			fprintf(stderr, "usage: workload [-a MB] [-r N] [-z MB] [-t MB -T PATH] "
+				"[-H N -P DIR] [-c DIR] [-w MB -W PATH] [-R PATH]\n");
+			return 2;
+		}
+	}
+
+	if (anon_mb) {
+		size_t half = anon_mb * MiB / 2 & ~(HUGE - 1);
+		fill(anon(half, MADV_HUGEPAGE), half, "anon-thp", rnd_every);
+		fill(anon(anon_mb * MiB - half, MADV_NOHUGEPAGE), anon_mb * MiB - half,
+		     "anon-4k", rnd_every);
+	}
+	if (zero_mb) {
+		unsigned char *z = anon(zero_mb * MiB, MADV_NOHUGEPAGE);
+		fill(z, zero_mb * MiB, "zeroed", 0);
+		memset(z, 0, zero_mb * MiB);
+	}
+	if (tmpfs_mb)
+		fill(shared_file(tmpfs_path, tmpfs_mb * MiB), tmpfs_mb * MiB, "tmpfs", 0);
+	if (huge_n && huge_dir) {
+		char path[4096];
+		add_hugepages(huge_n);
+		snprintf(path, sizeof(path), "%s/workload.huge", huge_dir);
+		fill(shared_file(path, huge_n * HUGE), huge_n * HUGE, "hugetlb", 0);
+	}
+	if (cache_dir)
+		read_dir(cache_dir);
+	if (write_mb && write_path)
+		write_synced(write_path, write_mb * MiB);
+
+	printf("HARNESS: workload ready (anon %lu MiB, zeroed %lu MiB, tmpfs %lu MiB, "
+	       "hugetlb %lu x 2 MiB, written %lu MiB)\n",
+	       anon_mb, zero_mb, tmpfs_mb, huge_n, write_mb);
+	fflush(stdout);
+	if (ready)
+		close(open(ready, O_WRONLY | O_CREAT, 0644));
+	for (;;)
+		pause();
+}
