@@ -1,0 +1,81 @@
+# tests/suites/bad_input.sh - broken vmcores get a one-line error naming
+# the file and what was wrong, exit status 1, no crash, no hang, and no
+# output file; good small ones dump.  Sourced by tests/run.
+
+bad_dir=$work/bad
+rm -rf "$bad_dir"
+mkdir -p "$bad_dir"
+
+# t_bad NAME FRAGMENT: vmsift refuses NAME.vmcore with a message holding
+# the file's name and FRAGMENT, exit 1, within 20 s.
+t_bad() {
+	local in=$bad_dir/$1.vmcore out=$bad_dir/$1.out msg rc
+	rm -f "$out"
+	msg=$(timeout 20 vmsift -d 1 --message-level 4 "$in" "$out" 2>&1)
+	rc=$?
+	echo "$msg"
+	[ $rc -eq 1 ] || { echo "exit status $rc, expected 1"; return 1; }
+	[[ $msg == *"$in"* ]] || { echo "message does not name the file"; return 1; }
+	[[ $msg == *"$2"* ]] || { echo "message lacks '$2'"; return 1; }
+	[ ! -e "$out" ] || { echo "an output file was left behind"; return 1; }
+}
+
+# t_good NAME LEVEL: a small valid vmcore dumps and reads back.
+t_good() {
+	local in=$bad_dir/$1.vmcore out=$bad_dir/$1.d$2
+	rm -f "$out"
+	timeout 20 vmsift -c -d "$2" --message-level 0 "$in" "$out" || return 1
+	$check pages "$in" "$out"
+}
+
+while IFS=$'\t' read -r name fragment; do
+	case $name in
+	good|no-vmcoreinfo)
+		run_test "bad-input control: $name dumps at -d 0" t_good "$name" 0
+		run_test "bad-input control: $name dumps at -d 1" t_good "$name" 1 ;;
+	*)
+		run_test "bad input: $name" t_bad "$name" "$fragment" ;;
+	esac
+done < <($PY "$top/tests/tools/mkbad.py" "$bad_dir")
+
+# Output files: 0600, never clobbered or followed through a symlink
+# unless -f; -f overwrites.
+t_output_safety() {
+	local in=$bad_dir/good.vmcore d=$bad_dir/safety
+	rm -rf "$d" && mkdir -p "$d"
+	vmsift -d 1 --message-level 0 "$in" "$d/dump" || return 1
+	[ "$(stat -c %a "$d/dump")" = 600 ] || { echo "mode is not 0600"; return 1; }
+	echo precious > "$d/existing"
+	vmsift -d 1 --message-level 0 "$in" "$d/existing" 2>/dev/null && { echo "clobbered"; return 1; }
+	[ "$(cat "$d/existing")" = precious ] || { echo "existing file changed"; return 1; }
+	echo target > "$d/target"
+	ln -s "$d/target" "$d/link"
+	vmsift -d 1 --message-level 0 "$in" "$d/link" 2>/dev/null && { echo "followed a symlink"; return 1; }
+	[ "$(cat "$d/target")" = target ] || { echo "symlink target changed"; return 1; }
+	vmsift -f -d 1 --message-level 0 "$in" "$d/existing" || return 1
+	cmp "$d/dump" "$d/existing"
+}
+run_test "output files: 0600, O_EXCL, no symlink following, -f overwrites" t_output_safety
+
+# A flattened stream cut short: -R fails, and the file says incomplete.
+t_flat_truncated() {
+	local in=$bad_dir/good.vmcore d=$bad_dir/flatcut size
+	rm -rf "$d" && mkdir -p "$d"
+	vmsift -F -c -d 1 --message-level 0 "$in" > "$d/stream" || return 1
+	size=$(stat -c %s "$d/stream")
+	head -c $((size / 2)) "$d/stream" > "$d/cut"
+	vmsift -R "$d/out" < "$d/cut" 2>"$d/err" && { echo "accepted a cut stream"; return 1; }
+	grep -q "ends at byte" "$d/err" || { cat "$d/err"; return 1; }
+	$check header "$d/out" | grep -q '^status=9$' || { echo "not marked incomplete"; $check header "$d/out"; return 1; }
+}
+run_test "flattened stream cut short: -R fails and marks the dump incomplete" t_flat_truncated
+
+# Unknown and unimplemented options are refused, never ignored.
+t_options() {
+	vmsift --no-such-option a b 2>&1 | grep -q "unknown option" || return 1
+	vmsift --split a b c 2>&1 | grep -q "not implemented" || return 1
+	vmsift -d 32 a b 2>&1 | grep -q "invalid dump level" || return 1
+	vmsift -E -c a b 2>&1 | grep -q "cannot be combined" || return 1
+	vmsift -v | grep -q "zlib lzo snappy zstd"
+}
+run_test "options: unknown or unimplemented refused, -v lists all codecs" t_options
