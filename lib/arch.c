@@ -1,0 +1,97 @@
+/* arch.c - the registry of architectures and translation helpers (arch.h). */
+#include <stdlib.h>
+
+#include "arch.h"
+
+struct vs_arch {
+	const struct vs_arch_ops *ops;
+	void *ctx;
+};
+
+static const struct vs_arch_ops *const arch_table[] = {
+	&vs_arch_x86_64,
+};
+
+static const struct vs_arch_ops *find_ops(uint16_t machine)
+{
+	for (size_t i = 0; i < sizeof(arch_table) / sizeof(arch_table[0]); i++)
+		if (arch_table[i]->elf_machine == machine)
+			return arch_table[i];
+	return NULL;
+}
+
+int vs_arch_new(struct vs_arch **out, const struct vs_input *in,
+		struct vs_error *err)
+{
+	const struct vs_arch_ops *ops = find_ops(in->elf_machine);
+	struct vs_reader r;
+	struct vs_arch *a;
+	int rc;
+
+	*out = NULL;
+	if (!ops)
+		return vs_err(err, "address translation for ELF machine %u is "
+			      "not supported", (unsigned)in->elf_machine);
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return vs_err(err, "out of memory");
+	a->ops = ops;
+	if (vs_reader_init(&r, in, err) < 0) {
+		free(a);
+		return -1;
+	}
+	rc = ops->init(&a->ctx, in, &r, err);
+	vs_reader_fini(&r);
+	if (rc < 0) {
+		free(a);
+		return vs_err_ctx(err, "%s", ops->name);
+	}
+	*out = a;
+	return 0;
+}
+
+void vs_arch_free(struct vs_arch *a)
+{
+	if (!a)
+		return;
+	a->ops->fini(a->ctx);
+	free(a);
+}
+
+const struct vs_arch_ops *vs_arch_ops_of(const struct vs_arch *a)
+{
+	return a->ops;
+}
+
+int vs_vtop(const struct vs_arch *a, struct vs_reader *r, uint64_t vaddr,
+	    uint64_t *paddr, uint64_t *span, struct vs_error *err)
+{
+	uint64_t dummy;
+
+	return a->ops->vtop(a->ctx, r, vaddr, paddr, span ? span : &dummy, err);
+}
+
+int vs_read_kvirt(const struct vs_arch *a, struct vs_reader *r, uint64_t vaddr,
+		  void *buf, size_t len, struct vs_error *err)
+{
+	uint8_t *p = buf;
+
+	while (len) {
+		uint64_t pa, span;
+		size_t n;
+
+		if (a->ops->vtop(a->ctx, r, vaddr, &pa, &span, err) < 0)
+			return -1;
+		n = span < len ? (size_t)span : len;
+		if (n == 0)
+			return vs_err(err, "empty mapping at 0x%llx",
+				      (unsigned long long)vaddr);
+		if (vs_read_phys(r, pa, p, n, err) < 0)
+			return vs_err_ctx(err, "virtual address 0x%llx",
+					  (unsigned long long)vaddr);
+		p += n;
+		vaddr += n;
+		len -= n;
+	}
+	return 0;
+}

@@ -1,0 +1,67 @@
+/*
+ * arch.h - the dead kernel's address translation, one ops table per
+ * architecture, chosen at run time from the dump.
+ *
+ * vs_arch_new() picks the table from in->elf_machine, lets its init()
+ * read what it needs (VMCOREINFO: page-table root, phys_base, paging
+ * levels, ...) and returns a read-only context: any number of threads may
+ * translate through it at once, each with its own reader.  Adding an
+ * architecture is one more file that defines a struct vs_arch_ops and one
+ * line in the registry (arch.c).
+ *
+ * Ownership: vs_arch_new() allocates; vs_arch_free() releases (NULL is a
+ * no-op).  The context borrows IN, which must outlive it.
+ */
+#ifndef VMSIFT_ARCH_H
+#define VMSIFT_ARCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "input.h"
+
+struct vs_arch;
+
+struct vs_arch_ops {
+	const char *name;
+	uint16_t elf_machine;
+	/* SPARSEMEM defaults for kernels that do not export them. */
+	unsigned section_size_bits;
+	unsigned max_physmem_bits;
+	/* Read the translation setup; store a private context in *CTX. */
+	int (*init)(void **ctx, const struct vs_input *in, struct vs_reader *r,
+		    struct vs_error *err);
+	/* Translate VADDR; *SPAN = bytes from VADDR to the end of the
+	 * mapping that holds it (the rest of a 4 KiB, 2 MiB or 1 GiB page,
+	 * or of a linear region), so the caller may reuse the result. */
+	int (*vtop)(const void *ctx, struct vs_reader *r, uint64_t vaddr,
+		    uint64_t *paddr, uint64_t *span, struct vs_error *err);
+	void (*fini)(void *ctx);
+};
+
+extern const struct vs_arch_ops vs_arch_x86_64;
+
+/* The translation of IN's kernel.  Fails, naming the missing key, when the
+ * architecture is unknown or VMCOREINFO lacks what translation needs. */
+int vs_arch_new(struct vs_arch **out, const struct vs_input *in,
+		struct vs_error *err);
+void vs_arch_free(struct vs_arch *a);
+
+const struct vs_arch_ops *vs_arch_ops_of(const struct vs_arch *a);
+
+/* Kernel virtual VADDR to physical; *SPAN as in vs_arch_ops.vtop (may be
+ * NULL).  Fails, naming the address and the level, on a non-present or
+ * out-of-dump page-table entry. */
+int vs_vtop(const struct vs_arch *a, struct vs_reader *r, uint64_t vaddr,
+	    uint64_t *paddr, uint64_t *span, struct vs_error *err);
+
+/* Copy LEN bytes of the dead kernel's virtual memory at VADDR into BUF,
+ * translating page by page; every byte is read through vs_read_phys, so a
+ * read never leaves the input.  For the writer: init_uts_ns.name is
+ *   vs_read_kvirt(a, r, SYMBOL(init_uts_ns) + OFFSET(uts_namespace.name),
+ *                 buf, 6 * 65, err). */
+int vs_read_kvirt(const struct vs_arch *a, struct vs_reader *r, uint64_t vaddr,
+		  void *buf, size_t len, struct vs_error *err);
+
+#endif
