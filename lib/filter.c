@@ -633,38 +633,84 @@ static uint64_t read_pages(struct scan *s, const struct vs_memmap_range *g,
 	return 0;
 }
 
-/* Decide the aligned ancestors of the chunk start, lowest first; returns
- * the first pfn the main scan must decide. */
+/* If the page at PFN is a compound tail, its head's pfn, else PFN.
+ * compound_head holds the head's address + 1; Linux 7.1's compound_info
+ * may instead hold a mask that gives the head when and-ed with the
+ * tail's address.  A head that cannot be found gives 0 (search). */
+static uint64_t head_of(struct scan *s, uint64_t pfn)
+{
+	const struct vs_filter *f = s->f;
+	size_t i = vs_memmap_first(&f->mm, pfn);
+	const struct vs_memmap_range *g = &f->mm.ranges[i];
+	uint64_t word, va, head;
+
+	if (!f->has_head || i == f->mm.nr || g->start > pfn || g->bad ||
+	    !read_pages(s, g, pfn, 1, s->buf))
+		return pfn;
+	word = ld64(s->buf, f->off_head);
+	if (!(word & 1))
+		return pfn;
+	va = g->vaddr + (pfn - g->start) * f->sps;
+	if (vs_memmap_pfn_of(&f->mm, word - 1, &head) && head < pfn)
+		return head;
+	if (vs_memmap_pfn_of(&f->mm, va & word, &head) && head < pfn)
+		return head;
+	return 0;
+}
+
+/* Decide candidate P of the lookback; 1 when its range covers the
+ * chunk start (applied), else 0 with *SKIP past its range. */
+static int try_candidate(struct scan *s, uint64_t p, uint64_t *skip)
+{
+	const struct vs_filter *f = s->f;
+	size_t i = vs_memmap_first(&f->mm, p);
+	const struct vs_memmap_range *g = &f->mm.ranges[i];
+	enum reason why;
+	uint64_t got, nr;
+
+	if (i == f->mm.nr || g->start > p || g->bad || !in_dump(f, p))
+		return 0;
+	got = read_pages(s, g, p, 1, s->buf);
+	if (!got)
+		return 0;
+	why = decide(f, s->buf, got > 1, p, &nr);
+	if (why == R_KEEP || why == R_DOUBT)
+		return 0;
+	if (nr > s->start - p) {
+		apply(s, why, p, nr, s->start);
+		return 1;
+	}
+	*skip = p + nr;
+	return 0;
+}
+
+/* Decide the ranges that may cover the chunk start but begin before it;
+ * returns the first pfn the main scan must decide.  Every such range is
+ * aligned to its size, so it starts at an "aligned ancestor" of START
+ * (START with low bits cleared), decided lowest first as the sequential
+ * scan would.  Buddy and unaccepted blocks are at most 2^(orders-1)
+ * pages: a chunk aligned to that needs no search for them.  Larger
+ * ranges are compound pages, so the wide search runs only when START is
+ * a tail, and then goes straight to its head when the head is known. */
 static uint64_t lookback(struct scan *s)
 {
 	const struct vs_filter *f = s->f;
-	uint64_t cand[64], skip = 0, nr;
-	unsigned n = 0;
+	uint64_t skip = 0, prev = s->start, head = head_of(s, s->start);
+	unsigned low = (unsigned)__builtin_ctzll(s->start | (1ull << 63));
+	unsigned top = f->nr_orders ? (unsigned)f->nr_orders - 1 : 10;
 
-	for (uint64_t p = s->start; p; ) {
-		p &= p - 1;
-		cand[n++] = p;
-	}
-	while (n--) {
-		uint64_t p = cand[n];
-		size_t i = vs_memmap_first(&f->mm, p);
-		const struct vs_memmap_range *g = &f->mm.ranges[i];
-		enum reason why;
-		uint64_t got;
+	if (head && head < s->start && try_candidate(s, head, &skip))
+		return s->next;
+	if (head == 0)
+		top = 63;
+	for (unsigned o = top; o > low; o--) {
+		uint64_t p = s->start & ~((1ull << o) - 1);
 
-		if (p < skip || i == f->mm.nr || g->start > p || g->bad || !in_dump(f, p))
+		if (p == prev || p < skip)
 			continue;
-		got = read_pages(s, g, p, 1, s->buf);
-		if (!got)
-			continue;
-		why = decide(f, s->buf, got > 1, p, &nr);
-		if (why == R_KEEP || why == R_DOUBT)
-			continue;
-		if (nr > s->start - p) {
-			apply(s, why, p, nr, s->start);
+		prev = p;
+		if (try_candidate(s, p, &skip))
 			return s->next;
-		}
-		skip = p + nr;
 	}
 	return s->start;
 }
