@@ -1,0 +1,1342 @@
+#!/usr/bin/env python3
+"""mkvmcore.py - write a synthetic x86_64 /proc/vmcore from a small text spec.
+
+    mkvmcore.py SPEC OUT.vmcore [--expect OUT.json] [--levels 2,4,8,16,31]
+
+The vmcore is an ELF64 LE core file laid out like the kernel's /proc/vmcore:
+program headers at offset 64, a PT_NOTE (CORE/NT_PRSTATUS notes plus a
+VMCOREINFO note), an optional kernel-text PT_LOAD and one direct-map PT_LOAD
+per RAM range.  The memory image contains real x86_64 page tables (4 or 5
+levels), the mem_section structures (SPARSEMEM_EXTREME / SPARSEMEM) or a
+FLATMEM mem_map, and one struct page per pfn encoded the way the chosen
+kernel generation does (see gens.py).
+
+Next to it an expectation JSON is written: for each dump level, which pfn
+ranges makedumpfile's rules (makedumpfile-notes.md 3.3) exclude and with
+which counter.  The expectation is derived from the spec (what each page
+*is*), never by scanning the struct pages we wrote.
+
+See README.md in this directory for the spec language.  Standard library
+only; python3 >= 3.9.
+"""
+
+import bisect
+import json
+import os
+import random
+import struct
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gens as G  # noqa: E402
+
+PAGE = 4096
+PAGE_SHIFT = 12
+START_KERNEL_MAP = G.START_KERNEL_MAP
+LIST_POISON1 = 0xdead000000000100
+LIST_POISON2 = 0xdead000000000122
+TAIL_MAPPING = 0xdead000000000400
+FLAG_DECOR = 0x0017ffff00000000      # node/zone/section bits (above bit 31)
+PTE_TABLE = 0x63                      # P|RW|A|D
+PTE_LEAF = 0x8000000000000163         # NX|G|D|A|RW|P
+PTE_LARGE = 0x80000000000001e3        # NX|G|PSE|D|A|RW|P
+PTE_KTEXT = 0x00000000000001e3        # kernel text 2M (executable)
+ADDR_MASK = 0x000ffffffffff000
+
+ALL_KINDS = ('kernel', 'reserved', 'zero', 'free', 'unaccepted', 'anon', 'ksm',
+             'thp', 'cache', 'pcache', 'swapcache', 'ownerpriv', 'movable',
+             'slab', 'hugetlb', 'hwpoison', 'offline', 'compound', 'pgtable',
+             'zsmalloc', 'garbage')
+COMPOUND_KINDS = ('thp', 'cache', 'pcache', 'anon', 'slab', 'hugetlb',
+                  'compound')
+COUNTERS = ('zero', 'cache', 'private_cache', 'user', 'free', 'hwpoison',
+            'offline')
+
+
+class SpecError(Exception):
+    pass
+
+
+def num(s):
+    """Parse 0x.., decimal, with optional K/M/G/T suffix; negative ok."""
+    s = s.strip()
+    neg = s.startswith('-')
+    if neg:
+        s = s[1:]
+    mult = 1
+    suf = s[-1:].upper()
+    if suf in ('K', 'M', 'G', 'T') and not s.lower().startswith('0x'):
+        mult = {'K': 1 << 10, 'M': 1 << 20, 'G': 1 << 30, 'T': 1 << 40}[suf]
+        s = s[:-1]
+    elif suf in ('K', 'M', 'G', 'T') and s.lower().startswith('0x') \
+            and s[-1] in 'KMGT':
+        mult = {'K': 1 << 10, 'M': 1 << 20, 'G': 1 << 30, 'T': 1 << 40}[suf]
+        s = s[:-1]
+    v = int(s, 0) * mult
+    return -v if neg else v
+
+
+# ---------------------------------------------------------------------------
+# Spec parsing
+
+class Spec:
+    def __init__(self, path):
+        self.path = path
+        self.name = os.path.splitext(os.path.basename(path))[0]
+        self.gen = None
+        self.paging = 4
+        self.model = 'sparse_extreme'
+        self.section_bits = 27
+        self.max_physmem_bits = None
+        self.page_offset = None
+        self.vmemmap = None
+        self.vmemmap_size = '4k'
+        self.vmemmap_phys = None
+        self.ram = []
+        self.kernel = dict(load=16 << 20, size=8 << 20, offset=0, ptload=True)
+        self.cpus = 2
+        self.crashtime = 1700000000
+        self.seed = 1
+        self.vi_set = []
+        self.vi_del = []
+        self.pages = []
+        self.corrupt = []
+        self.makedumpfile = 'ok'   # ok | differs | fails | skip
+        self.notes = []
+        self.parse(open(path).read())
+
+    def parse(self, text):
+        for lineno, raw in enumerate(text.splitlines(), 1):
+            line = raw.split('#', 1)[0].strip()
+            if not line:
+                continue
+            w = line.split()
+            try:
+                self._directive(w)
+            except (ValueError, IndexError, KeyError) as e:
+                raise SpecError('%s:%d: %s: %s' % (self.path, lineno, raw, e))
+        if self.gen is None:
+            raise SpecError('%s: missing "gen"' % self.path)
+        if not self.ram:
+            raise SpecError('%s: no "ram"' % self.path)
+
+    def _directive(self, w):
+        d = w[0]
+        if d == 'gen':
+            if w[1] not in G.GENS:
+                raise KeyError('unknown gen %r (have %s)' %
+                               (w[1], ' '.join(G.GENS)))
+            self.gen = w[1]
+        elif d == 'paging':
+            self.paging = int(w[1])
+            if self.paging not in (4, 5):
+                raise ValueError('paging must be 4 or 5')
+        elif d == 'model':
+            if w[1] not in ('sparse_extreme', 'sparse', 'flat'):
+                raise ValueError('model: sparse_extreme|sparse|flat')
+            self.model = w[1]
+        elif d == 'section_bits':
+            self.section_bits = int(w[1], 0)
+        elif d == 'max_physmem_bits':
+            self.max_physmem_bits = int(w[1], 0)
+        elif d == 'page_offset':
+            self.page_offset = num(w[1])
+        elif d == 'vmemmap':
+            self.vmemmap = None if w[1] == 'default' else (
+                'none' if w[1] == 'none' else num(w[1]))
+            if len(w) > 2:
+                self.vmemmap_size = w[2].lower()
+                if self.vmemmap_size not in ('4k', '2m', '1g'):
+                    raise ValueError('vmemmap mapping size: 4k|2m|1g')
+            for o in w[3:]:
+                k, v = o.split('=', 1)
+                if k == 'phys':
+                    self.vmemmap_phys = num(v)
+                else:
+                    raise ValueError('unknown vmemmap option ' + k)
+        elif d == 'ram':
+            s, e = num(w[1]), num(w[2])
+            if s % PAGE or e % PAGE or e <= s:
+                raise ValueError('ram range must be page aligned, end > start')
+            self.ram.append((s, e))
+        elif d == 'kernel':
+            for o in w[1:]:
+                k, v = o.split('=', 1)
+                if k == 'ptload':
+                    self.kernel['ptload'] = v in ('yes', '1', 'true')
+                elif k in ('load', 'size', 'offset'):
+                    self.kernel[k] = num(v)
+                else:
+                    raise ValueError('unknown kernel option ' + k)
+        elif d == 'cpus':
+            self.cpus = int(w[1])
+        elif d == 'crashtime':
+            self.crashtime = int(w[1])
+        elif d == 'seed':
+            self.seed = int(w[1])
+        elif d == 'vmcoreinfo':
+            if w[1] == 'set':
+                k, v = ' '.join(w[2:]).split('=', 1)
+                self.vi_set.append((k, v))
+            elif w[1] == 'del':
+                self.vi_del.append(w[2])
+            else:
+                raise ValueError('vmcoreinfo set KEY=VALUE | del KEY')
+        elif d == 'pages':
+            start, count, kind = num(w[1]), num(w[2]), w[3]
+            if kind not in ALL_KINDS:
+                raise ValueError('unknown kind %r' % kind)
+            opts = {}
+            for o in w[4:]:
+                if '=' in o:
+                    k, v = o.split('=', 1)
+                    opts[k] = v
+                else:
+                    opts[o] = True
+            self.pages.append((start, count, kind, opts))
+        elif d == 'corrupt':
+            self.corrupt.append(w[1:])
+        elif d == 'makedumpfile':
+            self.makedumpfile = w[1]
+        elif d == 'note':
+            self.notes.append(' '.join(w[1:]))
+        else:
+            raise ValueError('unknown directive ' + d)
+
+
+# ---------------------------------------------------------------------------
+# Physical memory
+
+class PhysMem:
+    def __init__(self, ranges):
+        self.ranges = sorted(ranges)
+        self.starts = [s for s, e in self.ranges]
+        self.bufs = []
+        for s, e in self.ranges:
+            buf = bytearray(e - s)
+            for off in range(0, e - s, PAGE):
+                pfn = (s + off) >> PAGE_SHIFT
+                buf[off:off + PAGE] = struct.pack(
+                    '<QQ', 0x5446495353d4e56 ^ (pfn << 20), pfn) * (PAGE // 16)
+            self.bufs.append(buf)
+
+    def find(self, pa):
+        i = bisect.bisect_right(self.starts, pa) - 1
+        if i >= 0 and pa < self.ranges[i][1]:
+            return i
+        return None
+
+    def in_ram(self, pa, size=1):
+        i = self.find(pa)
+        return i is not None and pa + size <= self.ranges[i][1]
+
+    def write(self, pa, data):
+        i = self.find(pa)
+        if i is None or pa + len(data) > self.ranges[i][1]:
+            raise SpecError('write outside RAM at %#x (+%d)' % (pa, len(data)))
+        o = pa - self.ranges[i][0]
+        self.bufs[i][o:o + len(data)] = data
+
+    def read(self, pa, n):
+        i = self.find(pa)
+        o = pa - self.ranges[i][0]
+        return bytes(self.bufs[i][o:o + n])
+
+    def zero_page(self, pfn):
+        self.write(pfn << PAGE_SHIFT, bytes(PAGE))
+
+    def is_zero_page(self, pfn, _z=bytes(PAGE)):
+        pa = pfn << PAGE_SHIFT
+        i = self.find(pa)
+        o = pa - self.ranges[i][0]
+        return self.bufs[i][o:o + PAGE] == _z
+
+
+# ---------------------------------------------------------------------------
+# Units: one allocation as the kernel sees it (a page, a compound page, a
+# buddy block).  The expectation is computed from these.
+
+class Unit:
+    __slots__ = ('pfn', 'n', 'kind', 'order', 'order_field', 'opts',
+                 'doubtful', 'either')
+
+    def __init__(self, pfn, n, kind, order=0, order_field=None, opts=None):
+        self.pfn, self.n, self.kind, self.order = pfn, n, kind, order
+        self.order_field = order if order_field is None else order_field
+        self.opts = opts or {}
+        self.doubtful = False
+        self.either = False
+
+
+# ---------------------------------------------------------------------------
+
+class Builder:
+    def __init__(self, spec):
+        self.s = spec
+        self.g = G.GENS[spec.gen]
+        self.L = self.g['layout']
+        self.F = self.g['flags']
+        self.T = self.g['types']
+        self.rng = random.Random(spec.seed)
+        self.warnings = []
+        self.setup_layout()
+
+    # -- geometry ---------------------------------------------------------
+    def setup_layout(self):
+        s, g = self.s, self.g
+        self.l5 = s.paging == 5
+        if s.page_offset is not None:
+            self.page_offset = s.page_offset
+        else:
+            self.page_offset = 0xff11000000000000 if self.l5 \
+                else g['page_offset4']
+        if s.vmemmap == 'none':
+            self.vmemmap = None
+        elif s.vmemmap is None:
+            self.vmemmap = 0xffd4000000000000 if self.l5 \
+                else 0xffffea0000000000
+        else:
+            self.vmemmap = s.vmemmap
+        if s.model == 'flat':
+            self.vmemmap = None
+        self.max_physmem_bits = s.max_physmem_bits or (52 if self.l5 else 46)
+        k = s.kernel
+        self.kload, self.ksize, self.koffset = k['load'], k['size'], k['offset']
+        self.stext = START_KERNEL_MAP + 0x1000000 + self.koffset
+        self.phys_base = self.kload - (self.stext - START_KERNEL_MAP)
+        if self.phys_base % (2 << 20) or self.kload % (2 << 20):
+            raise SpecError('kernel load/offset must keep phys_base 2M aligned')
+        self.mem = PhysMem(s.ram)
+        for (a, b), (c, d) in zip(self.mem.ranges, self.mem.ranges[1:]):
+            if c < b:
+                raise SpecError('overlapping ram ranges')
+        if not self.mem.in_ram(self.kload, self.ksize):
+            raise SpecError('kernel image not inside RAM')
+        self.max_mapnr = max(e for _, e in self.mem.ranges) >> PAGE_SHIFT
+        self.ram_pfns = [(a >> PAGE_SHIFT, b >> PAGE_SHIFT)
+                         for a, b in self.mem.ranges]
+        self.psize = self.L['size']
+        self.pages_per_section = 1 << (s.section_bits - PAGE_SHIFT)
+        self.nr_mem_sections = 1 << (self.max_physmem_bits - s.section_bits)
+        self.ms_size = g['mem_section_size']
+        self.sections_per_root = PAGE // self.ms_size
+        # pfn bookkeeping
+        self.owner = {}        # pfn -> label for pages not free for alloc
+        self.meta_kind = {}    # pfn -> kind of generator-allocated page
+        self.units = []
+        kp0 = self.kload >> PAGE_SHIFT
+        for p in range(kp0, kp0 + (self.ksize >> PAGE_SHIFT)):
+            self.owner[p] = 'kimage'
+        self.kimage_next = (self.kload + self.ksize) >> PAGE_SHIFT
+
+    def pfn_in_ram(self, pfn):
+        return self.mem.in_ram(pfn << PAGE_SHIFT)
+
+    # -- address translation of our own mapping -----------------------------
+    def kva(self, pa):
+        return START_KERNEL_MAP + pa - self.phys_base
+
+    def dva(self, pa):
+        return self.page_offset + pa
+
+    def va2pa(self, va):
+        if va >= START_KERNEL_MAP:
+            return va - START_KERNEL_MAP + self.phys_base
+        if self.vmemmap is not None and self.vmemmap <= va < self.vmemmap + (1 << 46):
+            pa = self.vmap.get(va >> PAGE_SHIFT)
+            if pa is None:
+                return None
+            return (pa << PAGE_SHIFT) | (va & (PAGE - 1))
+        return va - self.page_offset
+
+    def write_va(self, va, data):
+        while data:
+            n = min(len(data), PAGE - (va & (PAGE - 1)))
+            pa = self.va2pa(va)
+            if pa is None or not self.mem.in_ram(pa, n):
+                return False
+            self.mem.write(pa, data[:n])
+            va += n
+            data = data[n:]
+        return True
+
+    # -- allocation -------------------------------------------------------
+    def kimage_alloc(self, label):
+        """A page of the kernel image's .data/.bss (top down)."""
+        self.kimage_next -= 1
+        p = self.kimage_next
+        if p < (self.kload >> PAGE_SHIFT) + 16:
+            raise SpecError('kernel image too small')
+        self.mem.zero_page(p)
+        self.meta_kind[p] = label
+        return p
+
+    def alloc(self, label, npages=1, align=1):
+        """Contiguous free RAM pages, top down (like memblock)."""
+        for a, b in reversed(self.ram_pfns):
+            p = (b - npages) // align * align
+            while p >= a:
+                if all((q not in self.owner) for q in range(p, p + npages)):
+                    for q in range(p, p + npages):
+                        self.owner[q] = label
+                        self.meta_kind[q] = label
+                        self.mem.zero_page(q)
+                    return p
+                p -= align
+        raise SpecError('out of RAM allocating %d page(s) for %s' %
+                        (npages, label))
+
+    # -- spec pages -------------------------------------------------------
+    def place_units(self):
+        s = self.s
+        for start, count, kind, opts in s.pages:
+            order = int(opts.get('order', 0))
+            if kind in ('thp', 'hugetlb') and 'order' not in opts:
+                order = 9
+            if kind == 'free':
+                order = int(opts.get('order', 0))
+            if kind == 'unaccepted':
+                order = self.g['free_area_len'] - 1
+            if kind == 'garbage':
+                order = 0
+            step = 1 << order
+            if 'fake_order' in opts and kind == 'free':
+                step = 1
+            if count % step:
+                raise SpecError('pages %#x: count %d not a multiple of 2^%d'
+                                % (start, count, order))
+            if start % step and 'misaligned' not in opts:
+                raise SpecError('pages %#x: not aligned to order %d '
+                                '(add "misaligned")' % (start, order))
+            for p in range(start, start + count):
+                if not self.pfn_in_ram(p):
+                    raise SpecError('pages: pfn %#x not in RAM' % p)
+                if p in self.owner:
+                    raise SpecError('pages: pfn %#x already used (%s)'
+                                    % (p, self.owner[p]))
+                self.owner[p] = kind
+            for p in range(start, start + count, step):
+                of = opts.get('fake_order')
+                u = Unit(p, step, kind, order,
+                         int(of) if of is not None else None, opts)
+                if kind == 'garbage':
+                    u.either = True
+                self.units.append(u)
+        self.units.sort(key=lambda u: u.pfn)
+
+    # -- page tables --------------------------------------------------------
+    def build_tables(self):
+        self.tables = {}       # table pfn -> {index: entry}
+        self.top = self.kimage_alloc('pgtable')
+        self.tables[self.top] = {}
+        self.static_tables = {self.top}
+        # kernel text: top[511] -> (p4d[511] ->) pud[510] -> pmd with 2M pages
+        kp = self.map_table_path(START_KERNEL_MAP, 2, static=True)
+        lo = (self.kload - self.phys_base) >> 21
+        hi = (self.kload + self.ksize - self.phys_base + (2 << 20) - 1) >> 21
+        for i in range(lo, hi):
+            pa = self.phys_base + (i << 21)
+            self.tables[kp][i] = pa | PTE_KTEXT
+        # direct map: 1G pages over every RAM range
+        done = set()
+        for a, b in self.mem.ranges:
+            for gb in range(a >> 30, ((b - 1) >> 30) + 1):
+                if gb in done:
+                    continue
+                done.add(gb)
+                va = self.page_offset + (gb << 30)
+                t = self.map_table_path(va, 3)
+                self.tables[t][(va >> 30) & 511] = (gb << 30) | PTE_LARGE
+
+    def idx(self, va, level):
+        # level: 0 = top .. ; with 4 levels: pml4, pud, pmd, pte
+        shifts = [48, 39, 30, 21, 12] if self.l5 else [39, 30, 21, 12]
+        return (va >> shifts[level]) & 511
+
+    def map_table_path(self, va, depth_from_bottom, static=False):
+        """Return the table pfn at the level that has depth_from_bottom
+        levels below it (1 = PTE table, 2 = PMD table, 3 = PUD table),
+        creating intermediate tables."""
+        nlev = 5 if self.l5 else 4
+        t = self.top
+        for level in range(nlev - depth_from_bottom):
+            i = self.idx(va, level)
+            e = self.tables[t].get(i)
+            if e is None:
+                if static:
+                    nt = self.kimage_alloc('pgtable')
+                else:
+                    nt = self.alloc('pgtable')
+                self.tables[nt] = {}
+                self.tables[t][i] = (nt << PAGE_SHIFT) | PTE_TABLE
+                t = nt
+            else:
+                t = (e & ADDR_MASK) >> PAGE_SHIFT
+        return t
+
+    def leaf_entry(self, va, size):
+        """(table pfn, index) of the entry mapping va with a 'size' leaf."""
+        depth = {'4k': 1, '2m': 2, '1g': 3}[size]
+        t = self.map_table_path(va, depth)
+        shift = {1: 12, 2: 21, 3: 30}[depth]
+        return t, (va >> shift) & 511
+
+    def write_tables(self):
+        for t, ents in self.tables.items():
+            buf = bytearray(PAGE)
+            for i, e in ents.items():
+                struct.pack_into('<Q', buf, i * 8, e)
+            self.mem.write(t << PAGE_SHIFT, bytes(buf))
+
+    # -- memory model --------------------------------------------------------
+    def present_sections(self):
+        secs = set()
+        for a, b in self.ram_pfns:
+            for sec in range(a // self.pages_per_section,
+                             (b - 1) // self.pages_per_section + 1):
+                secs.add(sec)
+        return sorted(secs)
+
+    def build_memmap(self):
+        """Decide where each pfn's struct page lives; allocate backing."""
+        self.vmap = {}
+        s = self.s
+        if s.model == 'flat':
+            n = self.max_mapnr * self.psize
+            np_ = (n + PAGE - 1) // PAGE
+            p0 = self.alloc('memmap', np_)
+            self.flat_mem_map = self.dva(p0 << PAGE_SHIFT)
+            self.memmap_ranges = [(0, self.max_mapnr, self.flat_mem_map)]
+            return
+        self.sections = self.present_sections()
+        self.memmap_ranges = []
+        for sec in self.sections:
+            p0 = sec * self.pages_per_section
+            p1 = min(p0 + self.pages_per_section, self.max_mapnr)
+            if self.vmemmap is None:
+                n = (p1 - p0) * self.psize
+                q = self.alloc('memmap', (n + PAGE - 1) // PAGE)
+                self.memmap_ranges.append((p0, p1, self.dva(q << PAGE_SHIFT)))
+            else:
+                self.memmap_ranges.append(
+                    (p0, p1, self.vmemmap + p0 * self.psize))
+        if self.vmemmap is None:
+            return
+        # back the vmemmap range of each section
+        size = self.s.vmemmap_size
+        chunk = {'4k': PAGE, '2m': 2 << 20, '1g': 1 << 30}[size]
+        if self.vmemmap % chunk:
+            raise SpecError('vmemmap base not aligned to its mapping size')
+        chunks = set()
+        for p0, p1, va in self.memmap_ranges:
+            end = va + (p1 - p0) * self.psize
+            c = va // chunk * chunk
+            while c < end:
+                chunks.add(c)
+                c += chunk
+        self.vmemmap_leaves = {}
+        for c in sorted(chunks):
+            if self.s.vmemmap_phys is not None and size != '4k':
+                pa = self.s.vmemmap_phys + (c - self.vmemmap)
+                if pa % chunk:
+                    raise SpecError('vmemmap phys= not aligned to %s' % size)
+                for q in range(pa >> PAGE_SHIFT, (pa + chunk) >> PAGE_SHIFT):
+                    if self.pfn_in_ram(q):
+                        if q in self.owner and self.owner[q] != 'memmap':
+                            raise SpecError('vmemmap phys overlaps pfn %#x (%s)'
+                                            % (q, self.owner[q]))
+                        self.owner[q] = 'memmap'
+                        self.meta_kind[q] = 'memmap'
+                        self.mem.zero_page(q)
+            else:
+                npg = chunk // PAGE
+                pa = self.alloc('memmap', npg, npg) << PAGE_SHIFT
+            for k in range(chunk // PAGE):
+                self.vmap[(c >> PAGE_SHIFT) + k] = (pa >> PAGE_SHIFT) + k
+            t, i = self.leaf_entry(c, size)
+            self.tables[t][i] = pa | (PTE_LEAF if size == '4k' else PTE_LARGE)
+            self.vmemmap_leaves[c] = (t, i)
+
+    def build_mem_section(self):
+        s = self.s
+        if s.model == 'flat':
+            p = self.kimage_alloc('kdata')
+            self.sym_mem_map = self.kva(p << PAGE_SHIFT)
+            self.mem.write(p << PAGE_SHIFT,
+                           struct.pack('<Q', self.flat_mem_map))
+            return
+        secmap = {}
+        for (p0, p1, va), sec in zip(self.memmap_ranges, self.sections):
+            secmap[sec] = (va - p0 * self.psize) | self.g['section_flags']
+        if s.model == 'sparse':
+            total = self.nr_mem_sections * self.ms_size
+            npg = (total + PAGE - 1) // PAGE
+            base = None
+            for _ in range(npg):
+                base = self.kimage_alloc('kdata')
+            self.sym_mem_section = self.kva(base << PAGE_SHIFT)
+            self.length_mem_section = self.nr_mem_sections
+            for sec, v in secmap.items():
+                self.mem.write((base << PAGE_SHIFT) + sec * self.ms_size,
+                               struct.pack('<Q', v))
+            self.roots = None
+            return
+        nroots = -(-self.nr_mem_sections // self.sections_per_root)
+        self.length_mem_section = nroots
+        rbytes = nroots * 8
+        npg = (rbytes + PAGE - 1) // PAGE
+        if self.g['root_in_image']:
+            base = None
+            for _ in range(npg):
+                base = self.kimage_alloc('kdata')
+            self.sym_mem_section = self.kva(base << PAGE_SHIFT)
+        else:
+            base = self.alloc('memsection', npg)
+            self.sym_mem_section = self.dva(base << PAGE_SHIFT)
+        self.root_base_pa = base << PAGE_SHIFT
+        self.roots = {}
+        for sec, v in sorted(secmap.items()):
+            r = sec // self.sections_per_root
+            if r not in self.roots:
+                q = self.alloc('memsection')
+                self.roots[r] = q
+                self.mem.write(self.root_base_pa + r * 8,
+                               struct.pack('<Q', self.dva(q << PAGE_SHIFT)))
+            self.mem.write((self.roots[r] << PAGE_SHIFT) +
+                           (sec % self.sections_per_root) * self.ms_size,
+                           struct.pack('<Q', v))
+
+    # -- struct page encoding -------------------------------------------------
+    def fl(self, *names):
+        v = FLAG_DECOR
+        for n in names:
+            v |= 1 << self.F[n]
+        return v
+
+    def spage_va(self, pfn):
+        for p0, p1, va in self.memmap_ranges:
+            if p0 <= pfn < p1:
+                return va + (pfn - p0) * self.psize
+        return None
+
+    def put(self, buf, field, size, val):
+        off = self.L.get(field) if isinstance(field, str) else field
+        if off is None:
+            return
+        fmt = {1: '<B', 2: '<H', 4: '<I', 8: '<Q'}[size]
+        struct.pack_into(fmt, buf, off, val & ((1 << (8 * size)) - 1))
+
+    def base_page(self, flags, mapcount=-1, refcount=1, mapping=0, private=0,
+                  index=0):
+        b = bytearray(self.psize)
+        self.put(b, 'flags', 8, flags)
+        self.put(b, 'count', 4, refcount)
+        self.put(b, 'mapcount', 4, mapcount)
+        self.put(b, 'mapping', 8, mapping)
+        self.put(b, 'private', 8, private)
+        self.put(b, 'index', 8, index)
+        self.put(b, 'lru', 8, LIST_POISON1)
+        self.put(b, self.L['lru'] + 8, 8, LIST_POISON2)
+        return b
+
+    def tail_page(self, head_va, order, pfn_i, dtor, head_kind):
+        """Struct page i (>=1) of a compound page."""
+        g = self.g
+        b = self.base_page(FLAG_DECOR, mapcount=-1, refcount=0,
+                           mapping=TAIL_MAPPING if g['version'] >= (4, 5)
+                           else 0)
+        if g['chead_name'] is None:
+            # pre-4.4: PG_tail + first_page in private
+            self.put(b, 'flags', 8, self.fl('tail'))
+            self.put(b, 'private', 8, head_va)
+            self.put(b, 'mapping', 8, 0)
+        else:
+            self.put(b, 'chead', 8, head_va | 1)
+        if pfn_i == 1:
+            mode = g['compound_mode']
+            if mode == 'lru_ptr':
+                self.put(b, 'lru', 8, dtor)
+                self.put(b, self.L['lru'] + 8, 8, order)
+            elif mode == 'u32':
+                self.put(b, 'dtor', 4, dtor)
+                self.put(b, 'order', 4, order)
+            elif mode in ('u8', 'folio'):
+                self.put(b, 'dtor', 1, dtor)
+                self.put(b, 'order', 1, order)
+                self.put(b, 20, 4, 0xffffffff)     # compound_mapcount -1
+                nr = 1 << order if order < 32 else 0
+                if g['tail1_odd'] and head_kind in ('thp', 'cache', 'anon',
+                                                    'pcache', 'hugetlb'):
+                    # _subpages_mapcount / _pincount: one subpage mapped
+                    self.put(b, 24, 4, 1)
+                    self.put(b, 28, 4, 0)
+                else:
+                    self.put(b, 24, 4, 0)
+                    self.put(b, 28, 4, nr)
+            elif mode == 'flags1':
+                f = FLAG_DECOR | (order & 0xff)
+                if dtor == 'hugetlb' and g['hugetlb_mode'] == 'pg_hugetlb':
+                    f |= 1 << self.F['hugetlb']
+                if head_kind in ('thp', 'anon', 'cache', 'pcache'):
+                    f |= 1 << self.F['large_rmappable']
+                self.put(b, 'flags', 8, f)
+                self.put(b, 16, 4, 0xffffffff)       # _entire_mapcount
+                self.put(b, 20, 4, 0)                # _nr_pages_mapped
+                self.put(b, 24, 4, 1 if head_kind in ('thp', 'anon', 'cache',
+                                                     'pcache') else 0)
+                self.put(b, 28, 4, 1 << order if order < 32 else 0)
+        return b
+
+    def dtor_value(self, kind):
+        g = self.g
+        if g['compound_mode'] == 'flags1':
+            return 'hugetlb' if kind == 'hugetlb' else None
+        if g['compound_mode'] == 'lru_ptr':
+            return self.sym_free_huge_page if kind == 'hugetlb' \
+                else self.sym_free_compound_page
+        d = g['dtors']
+        if kind == 'hugetlb':
+            return d['hugetlb']
+        if kind == 'thp':
+            return d['thp']
+        return d['compound']
+
+    def unit_pages(self, u):
+        """Return list of (pfn, struct page bytes) for a unit."""
+        g, T, kind = self.g, self.T, self.kind_of(u)
+        head = []
+        n = u.n
+        anon_vma = 0xffff888004a3c001 | (u.pfn << 8 & 0xffff00)
+        addr_space = 0xffff888003b0e6e8 + ((u.pfn & 0xff) << 9)
+        mapping, flags, mapcount, private, refcount = 0, FLAG_DECOR, -1, 0, 1
+        compound = kind in COMPOUND_KINDS and u.order > 0
+        if kind in ('kernel', 'zero', 'garbage'):
+            pass
+        elif kind == 'reserved':
+            flags = self.fl('reserved')
+        elif kind == 'free':
+            refcount = 0
+            private = u.order_field
+            if g['buddy_mode'] == 'flag':
+                flags = self.fl('buddy')
+            else:
+                mapcount = T['buddy']
+            compound = False
+        elif kind == 'unaccepted':
+            refcount = 0
+            mapcount = T['unaccepted']
+            compound = False
+        elif kind in ('anon', 'thp'):
+            flags = self.fl('lru', 'swapbacked', 'uptodate', 'dirty')
+            mapping = anon_vma
+            mapcount = 0
+        elif kind == 'ksm':
+            flags = self.fl('lru', 'swapbacked', 'uptodate')
+            mapping = anon_vma | 3
+            mapcount = 1
+        elif kind == 'cache':
+            flags = self.fl('lru', 'uptodate', 'referenced')
+            mapping = addr_space
+            mapcount = 2 if u.pfn & 1 else -1
+        elif kind == 'pcache':
+            flags = self.fl('lru', 'uptodate', 'private')
+            mapping = addr_space
+            private = 0xffff888005c00000 + ((u.pfn & 0xfff) << 7)
+        elif kind == 'swapcache':
+            flags = self.fl('swapcache', 'swapbacked', 'uptodate')
+            private = 0x1a2b                  # swp_entry_t
+        elif kind == 'ownerpriv':
+            # PG_owner_priv_1 (PG_checked/PG_pinned) without swapbacked
+            flags = self.fl('owner_priv', 'uptodate')
+            mapping = addr_space
+        elif kind == 'movable':
+            mapping = 0xffffffffc0a1b2c0 | 2  # PAGE_MAPPING_MOVABLE
+        elif kind == 'slab':
+            if 'slab' in T and g['version'] >= (6, 10):
+                mapcount = T['slab']
+            else:
+                flags = self.fl('slab')
+                # SLUB counters overlapping _mapcount may look like buddy
+                if g['buddy_mode'] == 'mapcount':
+                    mapcount = T['buddy']
+                if 'offline' in T:
+                    mapcount = T['offline'] if u.pfn & 1 else T['buddy']
+            private = 0x0000ffff00000002
+            mapping = 0xffff888003c0a000       # slab_cache pointer
+            if g['slab_mapping_odd']:
+                mapping = 3                    # slab.slabs
+        elif kind == 'hugetlb':
+            flags = FLAG_DECOR
+            mapping = addr_space
+            if g['hugetlb_mode'] == 'type':
+                mapcount = T['hugetlb']
+        elif kind == 'compound':
+            flags = FLAG_DECOR
+        elif kind == 'hwpoison':
+            flags = self.fl('hwpoison')
+            refcount = 2
+        elif kind == 'offline':
+            mapcount = T['offline']
+            refcount = 1
+        elif kind == 'pgtable':
+            if 'table' in T:
+                mapcount = T['table']
+        elif kind == 'zsmalloc':
+            mapcount = T['zsmalloc'] | 0x000123
+            mapping = 0xffffffffc0a1b2c0 | 2
+        if compound:
+            flags |= 1 << self.F['head']
+        b = self.base_page(flags, mapcount, refcount, mapping, private,
+                           index=u.pfn & 0xffff)
+        if kind == 'garbage':
+            b = self.garbage_page()
+        head.append((u.pfn, b))
+        if compound:
+            head_va = self.spage_va(u.pfn)
+            dt = self.dtor_value(kind)
+            for i in range(1, n):
+                head.append((u.pfn + i, self.tail_page(
+                    head_va, u.order_field, i, dt, kind)))
+        elif kind == 'free' or kind == 'unaccepted':
+            for i in range(1, n):
+                head.append((u.pfn + i, self.base_page(FLAG_DECOR, -1, 0)))
+        return head
+
+    def kind_of(self, u):
+        return u.kind
+
+    def garbage_page(self):
+        """Random struct page that is neither a compound head nor a buddy /
+        unaccepted head, so its effect stays on this one page."""
+        while True:
+            b = bytearray(self.rng.getrandbits(8) for _ in range(self.psize))
+            f = struct.unpack_from('<Q', b, self.L['flags'])[0]
+            f &= ~(1 << self.F['head'])
+            if 'buddy' in self.F:
+                f &= ~(1 << self.F['buddy'])
+            struct.pack_into('<Q', b, self.L['flags'], f)
+            mc = struct.unpack_from('<i', b, self.L['mapcount'])[0]
+            if mc in self.T.values():
+                continue
+            return b
+
+    def check_kinds(self):
+        T, g = self.T, self.g
+        need = dict(offline='offline', unaccepted='unaccepted',
+                    zsmalloc='zsmalloc')
+        for u in self.units:
+            if u.kind in need and need[u.kind] not in T:
+                raise SpecError('kind %s does not exist in gen %s'
+                                % (u.kind, g['name']))
+            if u.kind == 'hwpoison' and 'hwpoison' not in self.F:
+                raise SpecError('no PG_hwpoison in gen %s' % g['name'])
+
+    def write_struct_pages(self):
+        s = self.s
+        by_pfn = {}
+        for u in self.units:
+            for pfn, b in self.unit_pages(u):
+                by_pfn[pfn] = b
+        plain = self.base_page(FLAG_DECOR)
+        reserved = self.base_page(self.fl('reserved'))
+        table_pg = self.base_page(FLAG_DECOR, mapcount=self.T.get('table', -1))
+        self.unwritable = set()
+        for p0, p1, va in self.memmap_ranges:
+            for pfn in range(p0, p1):
+                b = by_pfn.get(pfn)
+                if b is None:
+                    mk = self.meta_kind.get(pfn)
+                    if not self.pfn_in_ram(pfn):
+                        b = reserved
+                    elif self.owner.get(pfn) == 'kimage':
+                        b = reserved
+                    elif mk == 'pgtable':
+                        b = table_pg
+                    else:
+                        b = plain
+                if not self.write_va(va + (pfn - p0) * self.psize, bytes(b)):
+                    self.unwritable.add(pfn)
+        if self.unwritable and not s.corrupt:
+            ex = sorted(self.unwritable)[:4]
+            raise SpecError('struct pages of %d pfns (e.g. %s) are not in '
+                            'RAM' % (len(self.unwritable),
+                                     ', '.join('%#x' % x for x in ex)))
+
+    def write_page_data(self):
+        for u in self.units:
+            if u.kind in ('zero', 'unaccepted') or u.opts.get('data') == 'zero':
+                for p in range(u.pfn, u.pfn + u.n):
+                    self.mem.zero_page(p)
+
+    def write_uts(self):
+        p = self.kimage_alloc('kdata')
+        self.sym_init_uts_ns = self.kva(p << PAGE_SHIFT)
+        fields = ['Linux', 'vmsift-gen', self.g['osrelease'],
+                  '#1 SMP PREEMPT_DYNAMIC', 'x86_64', '(none)']
+        b = b''.join(f.encode().ljust(65, b'\0') for f in fields)
+        self.mem.write(p << PAGE_SHIFT, b)
+
+    # -- corruptions ------------------------------------------------------
+    def apply_corruptions(self):
+        self.doubtful_pfns = []   # (start, end, why)
+        for c in self.s.corrupt:
+            what = c[0]
+            if what == 'mem_section_root':
+                r, addr = int(c[1], 0), num(c[2])
+                if self.roots is None or r not in self.roots:
+                    raise SpecError('corrupt mem_section_root: no root %d' % r)
+                self.mem.write(self.root_base_pa + r * 8,
+                               struct.pack('<Q', self.dva(addr)))
+                p0 = r * self.sections_per_root * self.pages_per_section
+                p1 = p0 + self.sections_per_root * self.pages_per_section
+                self.doubtful_pfns.append((p0, min(p1, self.max_mapnr),
+                                           'mem_section root %d -> %#x'
+                                           % (r, addr)))
+            elif what == 'vmemmap':
+                pfn, addr = num(c[1]), num(c[2])
+                level = 'leaf'
+                for o in c[3:]:
+                    k, v = o.split('=', 1)
+                    if k == 'level':
+                        level = v
+                va = self.spage_va(pfn)
+                if va is None or self.vmemmap is None:
+                    raise SpecError('corrupt vmemmap: pfn not in vmemmap')
+                size = self.s.vmemmap_size
+                if level == 'leaf':
+                    chunk = {'4k': PAGE, '2m': 2 << 20, '1g': 1 << 30}[size]
+                    c0 = va // chunk * chunk
+                    t, i = self.vmemmap_leaves[c0]
+                    self.tables[t][i] = (addr & ADDR_MASK) | (
+                        self.tables[t][i] & ~ADDR_MASK)
+                    lo, hi = c0, c0 + chunk
+                elif level == 'pmd' and size == '4k':
+                    # PMD entry pointing to the PTE table
+                    t = self.map_table_path(va, 2)
+                    i = (va >> 21) & 511
+                    self.tables[t][i] = (addr & ADDR_MASK) | PTE_TABLE
+                    lo = va >> 21 << 21
+                    hi = lo + (2 << 20)
+                else:
+                    raise SpecError('corrupt vmemmap level=leaf|pmd(4k only)')
+                # pfns with any byte of their struct page in [lo, hi)
+                vb = self.vmemmap
+                p0 = max(0, (lo - vb) // self.psize)
+                p1 = -(-(hi - vb) // self.psize)
+                self.doubtful_pfns.append((p0, min(p1, self.max_mapnr),
+                                           'vmemmap [%#x,%#x) -> %#x'
+                                           % (lo, hi, addr)))
+            else:
+                raise SpecError('unknown corruption %s' % what)
+
+    # -- vmcoreinfo -------------------------------------------------------
+    def vmcoreinfo(self):
+        g, s, L, F, T = self.g, self.s, self.L, self.F, self.T
+        kv = []
+
+        def add(k, v):
+            kv.append((k, v))
+        add('OSRELEASE', g['osrelease'])
+        add('PAGESIZE', '4096')
+        add('SYMBOL(init_uts_ns)', '%x' % self.sym_init_uts_ns)
+        add('OFFSET(uts_namespace.name)', '0')
+        add('SYMBOL(_stext)', '%x' % self.stext)
+        add('SYMBOL(swapper_pg_dir)', '%x' % self.kva(self.top << PAGE_SHIFT))
+        if s.model == 'flat':
+            add('SYMBOL(mem_map)', '%x' % self.sym_mem_map)
+        else:
+            add('SYMBOL(mem_section)', '%x' % self.sym_mem_section)
+            add('LENGTH(mem_section)', str(self.length_mem_section))
+            add('SIZE(mem_section)', str(self.ms_size))
+            add('OFFSET(mem_section.section_mem_map)', '0')
+        if g['export_section_bits']:
+            add('NUMBER(SECTION_SIZE_BITS)', str(s.section_bits))
+            add('NUMBER(MAX_PHYSMEM_BITS)', str(self.max_physmem_bits))
+        add('SIZE(page)', str(L['size']))
+        add('SIZE(list_head)', '16')
+        add('OFFSET(page.flags)', str(L['flags']))
+        add('OFFSET(page.%s)' % g['refname'], str(L['count']))
+        add('OFFSET(page.mapping)', str(L['mapping']))
+        add('OFFSET(page.lru)', str(L['lru']))
+        add('OFFSET(page._mapcount)', str(L['mapcount']))
+        add('OFFSET(page.private)', str(L['private']))
+        mode = g['compound_mode']
+        if mode in ('u32', 'u8'):
+            add('OFFSET(page.compound_dtor)', str(L['dtor']))
+            add('OFFSET(page.compound_order)', str(L['order']))
+        if mode == 'folio':
+            add('OFFSET(folio._folio_dtor)', str(L['size'] + L['dtor']))
+            add('OFFSET(folio._folio_order)', str(L['size'] + L['order']))
+        if g['chead_name']:
+            add('OFFSET(page.%s)' % g['chead_name'], str(L['chead']))
+        if g['export_list_head']:
+            add('OFFSET(list_head.next)', '0')
+            add('OFFSET(list_head.prev)', '8')
+        add('LENGTH(zone.free_area)', str(g['free_area_len']))
+        add('NUMBER(NR_FREE_PAGES)', '0')
+        for f in g['export_flags']:
+            add('NUMBER(PG_%s)' % f, str(F[f]))
+        if g['export_head_mask']:
+            add('NUMBER(PG_head_mask)', str(1 << F['head']))
+        for t in g['export_types']:
+            add('NUMBER(%s)' % G.TYPE_KEYS[t], str(T[t]))
+        if g['export_hugetlb_dtor']:
+            add('NUMBER(HUGETLB_PAGE_DTOR)', str(g['dtors']['hugetlb']))
+        if g['export_free_huge_page']:
+            add('SYMBOL(free_huge_page)', '%x' % self.sym_free_huge_page)
+        if g['export_phys_base']:
+            add('NUMBER(phys_base)', str(self.phys_base))
+        add('SYMBOL(%s)' % g['pgd_symbol'],
+            '%x' % self.kva(self.top << PAGE_SHIFT))
+        if g['export_l5']:
+            add('NUMBER(pgtable_l5_enabled)', '1' if self.l5 else '0')
+        elif self.l5:
+            raise SpecError('5-level paging needs a gen with pgtable_l5_enabled')
+        add('KERNELOFFSET', '%x' % self.koffset)
+        if g['export_image_size']:
+            add('NUMBER(KERNEL_IMAGE_SIZE)', str(1 << 30))
+            add('NUMBER(sme_mask)', '0')
+        add('CRASHTIME', str(s.crashtime))
+        # overrides
+        d = dict(kv)
+        order = [k for k, _ in kv]
+        for k, v in s.vi_set:
+            if k not in d:
+                order.insert(len(order) - 1, k)
+            d[k] = v
+        for k in s.vi_del:
+            if k not in d:
+                raise SpecError('vmcoreinfo del: %s not present' % k)
+            del d[k]
+            order.remove(k)
+        self.vi = d
+        return ''.join('%s=%s\n' % (k, d[k]) for k in order)
+
+    # -- ELF ----------------------------------------------------------------
+    @staticmethod
+    def note(name, ntype, desc):
+        n = name.encode() + b'\0'
+        h = struct.pack('<III', len(n), len(desc), ntype)
+        pad = lambda b: b + bytes(-len(b) % 4)  # noqa: E731
+        return h + pad(n) + pad(desc)
+
+    def write_elf(self, path):
+        notes = b''
+        for cpu in range(self.s.cpus):
+            pr = bytearray(336)
+            struct.pack_into('<I', pr, 32, 1000 + cpu)    # pr_pid
+            notes += self.note('CORE', 1, bytes(pr))
+        notes += self.note('VMCOREINFO', 0, self.vi_text.encode())
+        loads = []
+        if self.s.kernel['ptload']:
+            loads.append((self.stext, self.kload, self.ksize))
+        for a, b in self.mem.ranges:
+            loads.append((self.dva(a), a, b - a))
+        phnum = 1 + len(loads)
+        note_off = PAGE
+        off = note_off + len(notes)
+        off = (off + PAGE - 1) // PAGE * PAGE
+        phdrs = [struct.pack('<IIQQQQQQ', 4, 0, note_off, 0, 0, len(notes),
+                             len(notes), 0)]
+        place = []
+        for va, pa, sz in loads:
+            phdrs.append(struct.pack('<IIQQQQQQ', 1, 7, off, va, pa, sz, sz, 0))
+            place.append((off, pa, sz))
+            off += sz
+        ehdr = struct.pack('<4sBBBBB7sHHIQQQIHHHHHH', b'\x7fELF', 2, 1, 1, 0,
+                           0, bytes(7), 4, 62, 1, 0, 64, 0, 0, 64, 56, phnum,
+                           0, 0, 0)
+        zero = bytes(65536)
+        with open(path, 'wb') as f:
+            f.write(ehdr + b''.join(phdrs))
+            f.seek(note_off)
+            f.write(notes)
+            for foff, pa, sz in place:
+                i = self.mem.find(pa)
+                o = pa - self.mem.ranges[i][0]
+                buf = self.mem.bufs[i]
+                for c in range(0, sz, 65536):
+                    chunk = buf[o + c:o + min(sz, c + 65536)]
+                    if chunk != zero[:len(chunk)]:
+                        f.seek(foff + c)
+                        f.write(chunk)
+            f.truncate(off)
+
+    # -- main -------------------------------------------------------------
+    def build(self):
+        self.sym_free_huge_page = self.stext + 0x2a3b40
+        self.sym_free_compound_page = self.stext + 0x2a1f80
+        self.place_units()
+        self.check_kinds()
+        self.write_uts()
+        self.build_tables()
+        self.build_memmap()
+        self.build_mem_section()
+        self.write_page_data()
+        self.write_struct_pages()
+        self.apply_corruptions()
+        self.write_tables()
+        self.vi_text = self.vmcoreinfo()
+
+
+# ---------------------------------------------------------------------------
+# Expectation: makedumpfile's cascade (notes 3.3) over what each unit is.
+
+class Effective:
+    """What a makedumpfile-compatible filter knows from this VMCOREINFO,
+    including makedumpfile's defaults for old kernels."""
+
+    def __init__(self, b):
+        vi, g = b.vi, b.g
+        self.vi = vi
+
+        def number(k):
+            v = vi.get('NUMBER(%s)' % k)
+            return int(v) if v is not None else None
+        self.number = number
+        ver = g['version']
+        self.PG = {}
+        for f in ('lru', 'private', 'swapcache', 'swapbacked', 'slab',
+                  'hwpoison', 'buddy', 'hugetlb'):
+            self.PG[f] = number('PG_' + f)
+        # makedumpfile get_value_for_old_linux() defaults
+        if self.PG['lru'] is None:
+            self.PG['lru'] = 5
+        if self.PG['private'] is None:
+            self.PG['private'] = 11
+        if self.PG['swapcache'] is None:
+            self.PG['swapcache'] = 15
+        if self.PG['swapbacked'] is None and \
+                self.PG['swapcache'] < self.PG['private']:
+            self.PG['swapbacked'] = self.PG['private'] + 6
+        if self.PG['slab'] is None and ver < (6, 10):
+            self.PG['slab'] = 7
+        hm = number('PG_head_mask')
+        self.head_mask = hm if hm is not None else 1 << 14
+        self.types = {}
+        for t, key in G.TYPE_KEYS.items():
+            self.types[t] = number(key)
+        if self.types['buddy'] is None:
+            if ver[:3] == (2, 6, 38):
+                self.types['buddy'] = -2
+            elif ver >= (2, 6, 39):
+                self.types['buddy'] = -128
+        have_private = 'OFFSET(page.private)' in vi
+        have_mapcount = 'OFFSET(page._mapcount)' in vi
+        if not have_private:
+            self.buddy_mode = None
+        elif self.PG['buddy'] is not None:
+            self.buddy_mode = 'flag'
+        elif self.types['buddy'] is not None and have_mapcount:
+            self.buddy_mode = 'mapcount'
+        else:
+            self.buddy_mode = None
+        fal = vi.get('LENGTH(zone.free_area)')
+        self.free_area_len = int(fal) if fal else None
+        self.chead_known = ('OFFSET(page.compound_head)' in vi or
+                            'OFFSET(page.compound_info)' in vi)
+        self.hugetlb_dtor = number('HUGETLB_PAGE_DTOR')
+        self.free_huge_page = vi.get('SYMBOL(free_huge_page)')
+
+
+def flag_set(b, u):
+    """Semantic flags of a unit's head page (names)."""
+    k, g = u.kind, b.g
+    s = set()
+    if k in ('anon', 'thp', 'ksm'):
+        s |= {'lru', 'swapbacked'}
+    elif k in ('cache',):
+        s |= {'lru'}
+    elif k == 'pcache':
+        s |= {'lru', 'private'}
+    elif k == 'swapcache':
+        s |= {'swapcache', 'swapbacked'}
+    elif k == 'ownerpriv':
+        s |= {'owner_priv'}
+    elif k == 'slab' and not (g['version'] >= (6, 10)):
+        s |= {'slab'}
+    elif k == 'hwpoison':
+        s |= {'hwpoison'}
+    elif k == 'free' and g['buddy_mode'] == 'flag':
+        s |= {'buddy'}
+    if k in COMPOUND_KINDS and u.order > 0:
+        s |= {'head'}
+    # aliases: the bit numbers decide (e.g. swapcache == owner_priv_1)
+    bits = set(b.F[x] for x in s if x in b.F)
+    return bits
+
+
+def page_type(b, u):
+    k, g = u.kind, b.g
+    if k == 'free' and g['buddy_mode'] == 'mapcount':
+        return 'buddy'
+    if k == 'slab':
+        if g['version'] >= (6, 10):
+            return 'slab'
+        # pre-6.10 slab: _mapcount holds SLUB counters (see unit_pages)
+        if g['buddy_mode'] == 'mapcount':
+            if 'offline' in b.T and u.pfn & 1:
+                return 'offline'
+            return 'buddy'
+        return None
+    if k == 'hugetlb' and g['hugetlb_mode'] == 'type':
+        return 'hugetlb'
+    if k in ('unaccepted', 'offline', 'zsmalloc'):
+        return k
+    if k == 'pgtable' and 'table' in b.T:
+        return 'table'
+    return None
+
+
+def classify(b, e, u, level):
+    """-> (counter or None, npages) per makedumpfile's cascade."""
+    g = b.g
+    bits = flag_set(b, u)
+    ptype = page_type(b, u)
+
+    def bit(n):
+        return n is not None and n in bits
+
+    is_slab = (ptype == 'slab' and e.types['slab'] is not None) \
+        if g['version'] >= (6, 10) else bit(e.PG['slab'])
+    mapping_anon = u.kind in ('anon', 'thp', 'ksm') or (
+        u.kind == 'slab' and g['slab_mapping_odd'])
+    is_anon = mapping_anon and not is_slab
+    # compound head: order and hugetlb-ness (first tail page)
+    order, hugetlb = 0, False
+    head = b.F['head'] in bits and (e.head_mask >> b.F['head']) & 1 \
+        and (u.pfn % 512) != 511
+    if head:
+        if u.kind == 'hugetlb':
+            hm = g['hugetlb_mode']
+            if hm == 'pg_hugetlb':
+                hugetlb = e.PG['hugetlb'] is not None
+            elif hm == 'dtor':
+                if g['compound_mode'] == 'lru_ptr':
+                    hugetlb = e.free_huge_page is not None
+                else:
+                    hugetlb = e.hugetlb_dtor == g['dtors']['hugetlb']
+        of = u.order_field
+        if of >= 64 or u.pfn & ((1 << of) - 1):
+            of = 0          # invalid order: treated as a single page
+        order = of
+    if g['hugetlb_mode'] == 'type' and u.kind == 'hugetlb':
+        hugetlb = e.types['hugetlb'] is not None
+    npages = 1 << order
+
+    # 2: buddy
+    if level & 16 and e.buddy_mode:
+        if e.buddy_mode == 'flag':
+            buddy = bit(e.PG['buddy'])
+        else:
+            buddy = (not is_slab) and ptype == 'buddy'
+        if buddy:
+            if u.kind == 'free' and e.free_area_len is not None and \
+                    u.order_field >= e.free_area_len:
+                return None, 0
+            return 'free', 1 << (u.order_field if u.kind == 'free' else 0)
+    # 3: unaccepted
+    if level & 16 and ptype == 'unaccepted' and \
+            e.types['unaccepted'] is not None:
+        return 'free', 1 << (e.free_area_len - 1)
+    is_lru = bit(e.PG['lru'])
+    is_cache = is_lru or (bit(e.PG['swapcache']) and (
+        e.PG['swapbacked'] is None or bit(e.PG['swapbacked'])))
+    is_private = bit(e.PG['private'])
+    if level & 2 and is_cache and not is_private and not is_anon:
+        return 'cache', npages
+    if level & 4 and is_cache and not is_anon:
+        return ('private_cache' if is_private else 'cache'), npages
+    if level & 8 and (is_anon or hugetlb):
+        return 'user', npages
+    if e.PG['hwpoison'] is not None and bit(e.PG['hwpoison']):
+        return 'hwpoison', npages
+    if not is_slab and ptype == 'offline' and e.types['offline'] is not None:
+        return 'offline', npages
+    return None, 0
+
+
+def expectation(b, levels):
+    e = Effective(b)
+    doubt = sorted(getattr(b, 'doubtful_pfns', []))
+
+    def is_doubtful(pfn):
+        return any(s <= pfn < t for s, t, _ in doubt) or pfn in b.unwritable
+    out = dict(spec=b.s.name, gen=b.g['name'], osrelease=b.g['osrelease'],
+               page_size=PAGE, max_mapnr=b.max_mapnr,
+               strict=not b.s.corrupt, makedumpfile=b.s.makedumpfile,
+               ram=[[a, c] for a, c in b.ram_pfns], levels={},
+               doubtful=[[s, t, w] for s, t, w in doubt],
+               either=[], kinds=[], notes=b.s.notes)
+    for u in b.units:
+        u.doubtful = is_doubtful(u.pfn)
+        out['kinds'].append([u.pfn, u.pfn + u.n, u.kind +
+                             ('/order%d' % u.order if u.order else '')])
+        if u.either and not u.doubtful:
+            out['either'].append([u.pfn, u.pfn + u.n, u.kind])
+    meta = sorted(b.meta_kind.items())
+    run = None
+    for p, k in meta:
+        if run and run[1] == p and run[2] == k:
+            run[1] = p + 1
+        else:
+            if run:
+                out['kinds'].append(run)
+            run = [p, p + 1, k]
+    if run:
+        out['kinds'].append(run)
+    out['kinds'].sort()
+    for level in levels:
+        exc = []
+        cnt = dict((c, 0) for c in COUNTERS)
+        excluded = set()
+        for u in b.units:
+            if u.doubtful or u.either:
+                continue
+            c, n = classify(b, e, u, level)
+            if c is None:
+                continue
+            exc.append([u.pfn, u.pfn + n, c])
+            cnt[c] += n
+        # zero pages: kept RAM pages whose contents are all zero (-d bit 1)
+        exc.sort()
+        if level & 1:
+            excl = [(s, t) for s, t, _ in exc]
+            j = 0
+            for a, c in b.ram_pfns:
+                for p in range(a, c):
+                    while j < len(excl) and excl[j][1] <= p:
+                        j += 1
+                    if j < len(excl) and excl[j][0] <= p:
+                        continue
+                    if b.mem.is_zero_page(p):
+                        cnt['zero'] += 1
+        out['levels'][str(level)] = dict(excluded=exc, counters=cnt)
+        del excluded
+    return out
+
+
+def main(argv):
+    import argparse
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('spec')
+    ap.add_argument('out')
+    ap.add_argument('--expect', help='expectation JSON (default OUT.json)')
+    ap.add_argument('--levels', default='2,4,8,16,31')
+    a = ap.parse_args(argv)
+    try:
+        spec = Spec(a.spec)
+        b = Builder(spec)
+        b.build()
+        b.write_elf(a.out)
+        exp = expectation(b, [int(x) for x in a.levels.split(',')])
+    except SpecError as ex:
+        print('mkvmcore: %s' % ex, file=sys.stderr)
+        return 2
+    with open(a.expect or a.out + '.json', 'w') as f:
+        json.dump(exp, f, indent=1)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
