@@ -2,11 +2,12 @@
  * filter_scan.c - run the page filter over a whole vmcore and compare the
  * result with a makedumpfile kdump file's bitmap2.
  *
- *   filter_scan [-r] [-t THREADS] [-c CHUNK_SHIFT] LEVEL VMCORE [REF.kdump]
+ *   filter_scan [-r] [-t THREADS] [-c CHUNK_SHIFT] [-w BITS.out] LEVEL VMCORE [REF.kdump]
  *
  * Bits start set for every pfn whose page has data in VMCOREINFO's dump;
  * chunks of 2^CHUNK_SHIFT pfns (default 15) are filtered independently
- * (-r: last chunk first, -t: several threads taking chunks in turn).
+ * (-r: last chunk first, -t: several threads taking chunks in turn;
+ * -w: write the resulting bitmap, 64-bit words, for check_expect.py).
  * Prints makedumpfile-style counts, then the differences with REF.
  * Exit status: 0 when identical (or no REF), 1 on differences, 2 on error.
  */
@@ -147,6 +148,17 @@ static int compare(const uint64_t *bits, uint64_t max_mapnr, const char *ref)
 	return diffs ? 1 : 0;
 }
 
+static int write_bits(const char *path, const uint64_t *bits, uint64_t nbits)
+{
+	FILE *f = fopen(path, "wb");
+	size_t n = (size_t)((nbits + 63) / 64);
+	int ok = f && fwrite(bits, 8, n, f) == n;
+
+	if (f && fclose(f) != 0)
+		ok = 0;
+	return ok ? 0 : 2;
+}
+
 static void report(const struct vs_counts *c, double secs)
 {
 	char text[2048];
@@ -182,10 +194,13 @@ int main(int argc, char **argv)
 	struct job j = { 0 };
 	struct timespec t0, t1;
 	unsigned threads = 1, shift = 15;
+	const char *out_path = NULL;
 	int opt, rc = 0;
 
-	while ((opt = getopt(argc, argv, "rt:c:")) != -1) {
-		if (opt == 'r')
+	while ((opt = getopt(argc, argv, "rt:c:w:")) != -1) {
+		if (opt == 'w')
+			out_path = optarg;
+		else if (opt == 'r')
 			j.reverse = 1;
 		else if (opt == 't')
 			threads = (unsigned)atoi(optarg);
@@ -214,6 +229,8 @@ int main(int argc, char **argv)
 	printf("filter: %s\n", f ? "scan" : "none");
 	fputs(vs_filter_doubts(f), stdout);
 	report(&j.sum, (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+	if (out_path)
+		rc = write_bits(out_path, j.bits, in.max_mapnr);
 	if (argc - optind > 2)
 		rc = compare(j.bits, in.max_mapnr, argv[optind + 2]);
 	vs_filter_free(f);
