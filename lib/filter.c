@@ -592,16 +592,6 @@ static void apply(struct scan *s, enum reason why, uint64_t pfn, uint64_t nr,
 	s->next = nr > UINT64_MAX - pfn ? UINT64_MAX : pfn + nr;
 }
 
-static void doubt_page(struct scan *s, uint64_t pfn, const char *what,
-		       uint64_t addr)
-{
-	if (pfn < s->start || pfn >= s->end || !bit_set(s, pfn))
-		return;
-	s->cnt->doubtful++;
-	vs_doubt_add(&s->cnt->doubts, pfn, "pfn 0x%llx kept: %s at 0x%llx",
-		     (unsigned long long)pfn, what, (unsigned long long)addr);
-}
-
 static void doubt_order(struct scan *s, uint64_t pfn, const uint8_t *pg)
 {
 	if (!bit_set(s, pfn))
@@ -619,18 +609,23 @@ static int in_dump(const struct vs_filter *f, uint64_t pfn)
 }
 
 /* Read the struct pages of [pfn, pfn + n) of range G into BUF, plus the
- * next one when G has it; returns how many were read (0: unreadable). */
+ * next one when G has it and it is readable; returns how many were read
+ * (0: the N are not all readable). */
 static uint64_t read_pages(struct scan *s, const struct vs_memmap_range *g,
 			   uint64_t pfn, uint64_t n, uint8_t *buf)
 {
-	uint64_t sps = s->f->sps, want = n + (pfn + n < g->end);
+	uint64_t sps = s->f->sps, va = g->vaddr + (pfn - g->start) * sps;
 	struct vs_error why;
 
-	if (vs_memmap_read(s->f->arch, s->r, &s->x, g->vaddr + (pfn - g->start) * sps,
-			   buf, want * sps, &why) == 0)
-		return want;
-	s->x.len = 0;
-	return 0;
+	if (vs_memmap_read(s->f->arch, s->r, &s->x, va, buf, n * sps, &why) < 0) {
+		s->x.len = 0;
+		return 0;
+	}
+	if (pfn + n < g->end &&
+	    vs_memmap_read(s->f->arch, s->r, &s->x, va + n * sps, buf + n * sps,
+			   sps, &why) == 0)
+		return n + 1;
+	return n;
 }
 
 /* If the page at PFN is a compound tail, its head's pfn, else PFN.
@@ -715,38 +710,69 @@ static uint64_t lookback(struct scan *s)
 	return s->start;
 }
 
-/* The hot loop: decide BATCH struct pages at a time. */
+/* Pages [p, p + n) whose struct pages cannot be read: kept, doubtful. */
+static void doubt_run(struct scan *s, const struct vs_memmap_range *g,
+		      uint64_t p, uint64_t n)
+{
+	uint64_t first = UINT64_MAX, k = 0;
+
+	for (uint64_t q = p > s->next ? p : s->next; q < p + n; q++)
+		if (bit_set(s, q)) {
+			k++;
+			first = first < q ? first : q;
+		}
+	if (s->next < p + n)
+		s->next = p + n;
+	if (!k)
+		return;
+	s->cnt->doubtful += k;
+	vs_doubt_add(&s->cnt->doubts, first, "pfns 0x%llx-0x%llx kept: struct "
+		     "pages at 0x%llx unreadable (%llu pages)",
+		     (unsigned long long)p, (unsigned long long)(p + n - 1),
+		     (unsigned long long)(g->vaddr + (p - g->start) * s->f->sps),
+		     (unsigned long long)k);
+}
+
+/* The hot loop: decide N (at most BATCH) pages from one read.  When the
+ * read fails, retry in pieces of one page of mem_map, so that only the
+ * struct pages really unreadable make their pages doubtful. */
+static void scan_batch(struct scan *s, const struct vs_memmap_range *g,
+		       uint64_t p, uint64_t n)
+{
+	const struct vs_filter *f = s->f;
+	uint64_t sps = f->sps, nr, got = read_pages(s, g, p, n, s->buf);
+	uint64_t piece = f->in->page_size / sps ? f->in->page_size / sps : 1;
+
+	if (!got && n > piece) {
+		for (uint64_t q = p; q < p + n; q += piece)
+			scan_batch(s, g, q, piece < p + n - q ? piece : p + n - q);
+		return;
+	}
+	if (!got) {
+		doubt_run(s, g, p, n);
+		return;
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		const uint8_t *pg = s->buf + i * sps;
+		enum reason why;
+
+		if (p + i < s->next)
+			continue;
+		why = decide(f, pg, i + 1 < got, p + i, &nr);
+		if (why == R_DOUBT)
+			doubt_order(s, p + i, pg);
+		else if (why != R_KEEP)
+			apply(s, why, p + i, nr, p + i);
+	}
+}
+
 static void scan_good(struct scan *s, const struct vs_memmap_range *g,
 		      uint64_t lo, uint64_t hi)
 {
-	const struct vs_filter *f = s->f;
-	uint64_t sps = f->sps, nr;
-
 	for (uint64_t p = lo; p < hi; ) {
 		uint64_t n = ((p | (BATCH - 1)) + 1 < hi ? (p | (BATCH - 1)) + 1 : hi) - p;
-		uint64_t got = read_pages(s, g, p, n, s->buf);
 
-		if (!got) {
-			for (uint64_t q = p; q < p + n; q++)
-				if (q >= s->next)
-					doubt_page(s, q, "unreadable struct page",
-						   g->vaddr + (q - g->start) * sps);
-			s->next = s->next > p + n ? s->next : p + n;
-			p += n;
-			continue;
-		}
-		for (uint64_t i = 0; i < n; i++) {
-			const uint8_t *pg = s->buf + i * sps;
-			enum reason why;
-
-			if (p + i < s->next)
-				continue;
-			why = decide(f, pg, i + 1 < got, p + i, &nr);
-			if (why == R_DOUBT)
-				doubt_order(s, p + i, pg);
-			else if (why != R_KEEP)
-				apply(s, why, p + i, nr, p + i);
-		}
+		scan_batch(s, g, p, n);
 		p += n;
 	}
 }
