@@ -2,6 +2,7 @@
 #   make            build lib/libvmsift.a, lib/libvmsift.so and ./vmsift
 #   make static     build ./vmsift-static (for capture-kernel initramfs)
 #   make check      run the whole test suite (tests/run)
+#   make demo       dump the vmcore the repo carries, print the report
 #   make sanitize   build and test under ASan+UBSan, then TSan
 
 PREFIX  ?= /usr/local
@@ -47,8 +48,11 @@ static: vmsift-static
 check: vmsift
 	tests/run
 
+demo: vmsift
+	tools/demo
+
 clean:
 	rm -f lib/*.o cli/*.o lib/libvmsift.a lib/libvmsift.so vmsift vmsift-static
 	rm -rf build
 
-.PHONY: all static check clean
+.PHONY: all static check demo clean

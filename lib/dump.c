@@ -96,17 +96,6 @@ uint64_t vs_bits_count(const uint64_t *bits, uint64_t nwords)
 	return n;
 }
 
-void vs_counts_add(struct vs_counts *sum, const struct vs_counts *c)
-{
-	sum->cache += c->cache;
-	sum->cache_private += c->cache_private;
-	sum->user += c->user;
-	sum->free += c->free;
-	sum->hwpoison += c->hwpoison;
-	sum->offline += c->offline;
-	sum->doubtful += c->doubtful;
-}
-
 void vs_report_progress(const struct vs_dump *d, uint64_t done, uint64_t total)
 {
 	if (d->opts->progress)

@@ -51,7 +51,6 @@ int vs_select_chunk(const struct vs_dump *d, struct vs_worker *w,
 		    uint64_t start, uint64_t n, uint64_t *bits1,
 		    uint64_t *bits2, struct vs_error *err);
 
-void vs_counts_add(struct vs_counts *sum, const struct vs_counts *c);
 void vs_report_progress(const struct vs_dump *d, uint64_t done,
 			uint64_t total);
 

@@ -10,8 +10,9 @@ and compares page by page.  Subcommands:
   bitmaps DUMP REF INPUT     bitmap1/bitmap2 of DUMP equal REF's (e.g. a
                              makedumpfile dump), except pages that INPUT
                              covers only in part (vmsift keeps them)
-  elf INPUT DUMP LEVEL       an ELF dump holds every page it must, each
-                             equal to the input's
+  elf INPUT DUMP LEVEL [KDUMP]  an ELF dump holds every page it must,
+                             each equal to the input's; with KDUMP (a kdump
+                             of the same level), pages it excludes may go
   normalize QEMU_IN OUT      copy a QEMU-layout vmcore with its program
                              headers moved to offset 64 (for makedumpfile)
   header DUMP                print the kdump header fields as key=value
@@ -187,8 +188,11 @@ def check_bitmaps(dump_path, ref_path, input_path):
     print('ok: bitmaps equal (%d partly covered pages kept)' % partial)
 
 
-def check_elf(input_path, dump_path, level):
+def check_elf(input_path, dump_path, level, kdump_path=None):
+    """KDUMP_PATH: a kdump of the same input and level (makedumpfile's);
+    a page may be missing only where its bitmap2 excludes it."""
     elf, out = Elf(input_path), Elf(dump_path)
+    ref = Kdump(kdump_path) if kdump_path else None
     if out.flags & 1:
         fail('the ELF dump is marked incomplete')
     checked = 0
@@ -207,6 +211,8 @@ def check_elf(input_path, dump_path, level):
                 continue
             if level & 1 and elf.read(pfn * PAGE, PAGE) == bytes(PAGE):
                 continue
+            if ref and not Kdump.bit(ref.bitmap2, pfn):
+                continue
             fail('pfn %#x of the input is missing from the ELF dump' % pfn)
     print('ok: %d bytes of PT_LOAD data equal to the input' % checked)
 
@@ -221,8 +227,8 @@ def normalize(src, dst):
     if 64 + len(ph) > min(off for _, _, _, off, _ in e.loads):
         raise SystemExit('no room to move the program headers')
     data[64:64 + len(ph)] = ph
-    struct.pack_into('<QQHHHHHH', data, 32, 64, 0, 64, phentsize, phnum,
-                     0, 0, 0)
+    struct.pack_into('<QQIHHHHHH', data, 32, 64, 0, 0, 64, phentsize,
+                     phnum, 0, 0, 0)
     with open(dst, 'wb') as f:
         f.write(data)
 
@@ -244,7 +250,7 @@ def main():
     elif cmd == 'bitmaps':
         check_bitmaps(*args)
     elif cmd == 'elf':
-        check_elf(args[0], args[1], int(args[2]))
+        check_elf(args[0], args[1], int(args[2]), *args[3:])
     elif cmd == 'normalize':
         normalize(*args)
     elif cmd == 'header':
