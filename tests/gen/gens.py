@@ -145,7 +145,10 @@ _gen('2.6.32', osrelease='2.6.32-754.el6.x86_64', version=(2, 6, 32),
 # 2.6.38: PG_buddy gone, buddy = _mapcount == -2 (makedumpfile default)
 _gen('2.6.38', '2.6.32', osrelease='2.6.38.8', version=(2, 6, 38),
      flags=FLAGS_2_6_38, export_flags=('lru', 'private', 'swapcache'),
-     buddy_mode='mapcount', types=dict(buddy=-2), export_types=())
+     buddy_mode='mapcount', types=dict(buddy=-2), export_types=('buddy',))
+# (2.6.38's own VMCOREINFO lacks PAGE_BUDDY_MAPCOUNT_VALUE; it is exported
+# here as a vmlinux-generated VMCOREINFO would have it.  specs/
+# defaults-2.6.38.spec deletes it to exercise the version default.)
 # 3.x: 64-byte struct page, buddy -128 (exported), still function pointer
 _gen('3.10', '2.6.38', osrelease='3.10.0-1160.el7.x86_64',
      version=(3, 10, 0), layout=LAYOUT_3,

@@ -423,6 +423,17 @@ class Builder:
                     u.either = True
                 self.units.append(u)
         self.units.sort(key=lambda u: u.pfn)
+        # a fixed vmemmap backing (phys=) is reserved before any allocation
+        if s.vmemmap_phys is not None and s.vmemmap_size != '4k' and \
+                s.model != 'flat' and s.vmemmap != 'none':
+            chunk = {'2m': 2 << 20, '1g': 1 << 30}[s.vmemmap_size]
+            for a, c in self.ram_pfns:
+                for q in range(max(a, s.vmemmap_phys >> PAGE_SHIFT),
+                               min(c, (s.vmemmap_phys + chunk) >> PAGE_SHIFT)):
+                    if q in self.owner:
+                        raise SpecError('vmemmap phys overlaps pfn %#x (%s)'
+                                        % (q, self.owner[q]))
+                    self.owner[q] = 'memmap'
 
     # -- page tables --------------------------------------------------------
     def build_tables(self):
