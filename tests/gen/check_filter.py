@@ -150,8 +150,11 @@ def fmt_run(r):
 
 
 def check_level(exp, level, bm1, bm2, report, rc, problems):
-    nbits = len(bm2) * 8
-    ram = bytearray(len(bm1))
+    # compare over the expected pfn range; a shorter bitmap reads as zeros
+    nbytes = (exp['max_mapnr'] + 7) // 8
+    bm1 = bytes(bm1[:nbytes]).ljust(nbytes, b'\0')
+    bm2 = bytes(bm2[:nbytes]).ljust(nbytes, b'\0')
+    ram = bytearray(nbytes)
     for a, b in exp['ram']:
         set_range(ram, a, b, 1)
     kinds = Kinds(exp)
@@ -165,12 +168,11 @@ def check_level(exp, level, bm1, bm2, report, rc, problems):
         if i >= 0 and p < exc_r[i][1]:
             return exc_r[i][2]
         return None
-    for p in diff_bits(bytes(ram), bm1):
-        problems.append('bitmap1: %s expected %s' % (
-            fmt_run([p, p + 1, kinds(p)]),
-            'present' if ram[p >> 3] >> (p & 7) & 1 else 'absent'))
-        if len(problems) > 50:
-            return
+    def label1(p):
+        return '%s: expected %s in bitmap1' % (
+            kinds(p), 'present' if ram[p >> 3] >> (p & 7) & 1 else 'absent')
+    for r in runs(diff_bits(bytes(ram), bm1), label1)[:20]:
+        problems.append('-d %d: %s' % (level, fmt_run(r)))
     expbm = bytearray(ram)
     for s, e, _ in exc_r:
         set_range(expbm, s, e, 0)
@@ -213,7 +215,6 @@ def check_level(exp, level, bm1, bm2, report, rc, problems):
                 kinds(p), ' [doubtful: %s]' % d[0] if d else '')
         for r in runs(bad, label):
             problems.append('-d %d: %s' % (level, fmt_run(r)))
-    del nbits
 
 
 def run_spec(binary, spec_path, levels, tmp, verbose, reference):
@@ -254,15 +255,16 @@ def run_spec(binary, spec_path, levels, tmp, verbose, reference):
         except (OSError, ValueError) as ex:
             problems.append('-d %d: cannot read output: %s' % (level, ex))
             continue
-        if max_mapnr != exp['max_mapnr']:
+        if max_mapnr != exp['max_mapnr'] and (exp['strict'] or
+                                              max_mapnr < exp['max_mapnr']):
             problems.append('-d %d: max_mapnr %#x, expected %#x'
                             % (level, max_mapnr, exp['max_mapnr']))
         report = parse_report(text)
         n0 = len(problems)
         check_level(exp, level, bm1, bm2, report, p.returncode, problems)
-        if len(problems) - n0 > 40:
-            problems[n0 + 40:] = ['-d %d: ... (%d more)'
-                                  % (level, len(problems) - n0 - 40)]
+        if len(problems) - n0 > 12:
+            problems[n0 + 12:] = ['-d %d: ... (%d more)'
+                                  % (level, len(problems) - n0 - 12)]
     return (not problems), problems
 
 

@@ -1275,7 +1275,8 @@ def expectation(b, levels):
         return any(s <= pfn < t for s, t, _ in doubt) or pfn in b.unwritable
     out = dict(spec=b.s.name, gen=b.g['name'], osrelease=b.g['osrelease'],
                page_size=PAGE, max_mapnr=b.max_mapnr,
-               strict=not b.s.corrupt, makedumpfile=b.s.makedumpfile,
+               strict=not (b.s.corrupt or any(u.either for u in b.units)),
+               makedumpfile=b.s.makedumpfile,
                ram=[[a, c] for a, c in b.ram_pfns], levels={},
                doubtful=[[s, t, w] for s, t, w in doubt],
                either=[], kinds=[], notes=b.s.notes)
