@@ -12,7 +12,7 @@ OPT     ?= -O2 -g
 WARN     = -Wall -Wextra -Wshadow -Wcast-qual -Wstrict-prototypes \
            -Wmissing-prototypes -Wvla -Wformat=2 -Wundef -Wpointer-arith \
            -Wno-missing-field-initializers
-CFLAGS  += $(OPT) $(WARN) -std=gnu11 -pthread -fPIC -D_FILE_OFFSET_BITS=64 \
+CFLAGS  += $(OPT) $(WARN) -std=gnu11 -pthread -fPIC -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
            -Iinclude -Ilib $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lz -llzo2 -lsnappy -lzstd -ldeflate) -pthread
 

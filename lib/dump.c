@@ -122,7 +122,7 @@ int vs_select_chunk(const struct vs_dump *d, struct vs_worker *w,
 {
 	const struct vs_input *in = d->in;
 	unsigned sh = in->page_shift;
-	uint64_t end = start + n;
+	uint64_t end = start + n < d->max_mapnr ? start + n : d->max_mapnr;
 
 	memset(bits1, 0, n / 8);
 	memset(bits2, 0, n / 8);
@@ -213,7 +213,7 @@ static void fill_stats(struct vmsift *vs, const struct vs_dump *d)
 	struct vs_counts c = d->counts;
 
 	memset(st, 0, sizeof(*st));
-	st->max_mapnr = d->in->max_mapnr;
+	st->max_mapnr = d->max_mapnr;
 	st->present = d->present;
 	st->zero = d->zero;
 	st->cache = c.cache;
@@ -239,6 +239,9 @@ static int run_dump(struct vmsift *vs, struct vs_dump *d, int out_fd,
 	if (vs_filter_new(&filter, &vs->in, o->dump_level, err) < 0)
 		return -1;
 	d->filter = filter;
+	d->max_mapnr = vs->in.max_mapnr;
+	if (vs_filter_max_pfn(filter) && vs_filter_max_pfn(filter) < d->max_mapnr)
+		d->max_mapnr = vs_filter_max_pfn(filter);
 	d->nthreads = o->threads ? o->threads : vmsift_cpus_online();
 	if (d->nthreads == 1)
 		d->nthreads = 0;  /* one thread: no pipeline threads at all */

@@ -26,6 +26,7 @@ struct vs_dump {
 	const struct vmsift_options *opts;
 	const struct vs_filter *filter;       /* NULL: no page-type filtering */
 	const struct vs_codec_ops *codec;     /* NULL: pages stored raw */
+	uint64_t max_mapnr;                   /* pfns the dump spans */
 	unsigned nthreads;                    /* 0: run on the calling thread */
 	unsigned nworkers;                    /* max(nthreads, 1) */
 	struct vs_worker **workers;

@@ -95,7 +95,7 @@ static int elf_select_consume(void *arg, uint64_t index, void *slot,
 static int run_select(struct elf_writer *w, struct vs_error *err)
 {
 	struct vs_dump *d = w->d;
-	uint64_t njobs = vs_div_round_up(d->in->max_mapnr, VS_SELECT_PFNS);
+	uint64_t njobs = vs_div_round_up(d->max_mapnr, VS_SELECT_PFNS);
 	unsigned nslots = 2 * d->nworkers;
 	struct elf_slot *slots = calloc(nslots, sizeof(*slots));
 	void **sp = calloc(nslots, sizeof(*sp));
@@ -144,7 +144,7 @@ static int add_piece(struct elf_writer *w, const struct vs_segment *s,
 
 static int kept(const struct elf_writer *w, uint64_t pfn)
 {
-	return pfn < w->d->in->max_mapnr && vs_bit_test(w->bitmap, pfn);
+	return pfn < w->d->max_mapnr && vs_bit_test(w->bitmap, pfn);
 }
 
 /* Split one input PT_LOAD into pieces at excluded runs >= 256 pages. */
@@ -300,7 +300,7 @@ static int copy_pieces(struct elf_writer *w, struct vs_error *err)
 
 static void count_dumped(struct elf_writer *w)
 {
-	uint64_t nwords = vs_div_round_up(w->d->in->max_mapnr, 64);
+	uint64_t nwords = vs_div_round_up(w->d->max_mapnr, 64);
 
 	w->d->dumped = vs_bits_count(w->bitmap, nwords) + w->d->zero;
 }

@@ -53,12 +53,11 @@ enum buddy_mode { BUDDY_NONE, BUDDY_TYPE, BUDDY_FLAG, BUDDY_FREELIST };
 enum reason { R_KEEP, R_FREE, R_CACHE, R_CACHE_PRI, R_USER, R_HWPOISON,
 	      R_OFFLINE, R_DOUBT };
 
-/* A page type kept in _mapcount: before 6.12 ~PG_x, compared exactly
- * (as makedumpfile); from 6.12 PGTY_x << 24, compared on the top byte (as
- * the kernel's page_has_type) so that data in the low bits is ignored. */
+/* A page type kept in _mapcount (before 6.12 ~PG_x, from 6.12 PGTY_x <<
+ * 24), compared with the exported value exactly, as upstream makedumpfile
+ * does since 1.7.7 (not on the top byte alone, as the kernel would). */
 struct ptype {
 	int known;
-	int top_byte;
 	uint32_t value;
 };
 
@@ -68,6 +67,7 @@ struct pfn_range {
 
 struct vs_filter {
 	const struct vs_input *in;
+	int scan;                    /* some page needs a decision */
 	struct vs_arch *arch;
 	struct vs_memmap mm;
 	unsigned level;
@@ -190,7 +190,6 @@ static void set_ptype(struct ptype *t, const struct vs_input *in,
 
 	t->known = vs_vi_number(in->vi, name, &v);
 	t->value = (uint32_t)v;
-	t->top_byte = t->known && (t->value & 0x00ffffffu) == 0;
 }
 
 static void set_flags(struct vs_filter *f, const struct vs_input *in)
@@ -292,9 +291,9 @@ static void set_buddy_mode(struct vs_filter *f, unsigned ver)
 		return;
 	if (f->has_mapcount && f->has_private && !f->t_buddy.known && ver) {
 		if (ver == KV(2, 6, 38))
-			f->t_buddy = (struct ptype){ 1, 0, (uint32_t)-2 };
+			f->t_buddy = (struct ptype){ 1, (uint32_t)-2 };
 		else if (ver >= KV(2, 6, 39))
-			f->t_buddy = (struct ptype){ 1, 0, (uint32_t)-128 };
+			f->t_buddy = (struct ptype){ 1, (uint32_t)-128 };
 	}
 	if (f->has_mapcount && f->has_private && f->t_buddy.known)
 		f->buddy = BUDDY_TYPE;
@@ -396,13 +395,17 @@ int vs_filter_new(struct vs_filter **out, const struct vs_input *in,
 			return 0;  /* hwpoison/offline only: not worth failing */
 		return vs_err_ctx(err, "cannot filter at dump level %u", dump_level);
 	}
-	if (!scan_needed(f) && f->buddy != BUDDY_FREELIST) {
-		vs_filter_free(f);
-		return 0;
-	}
+	/* Kept even when no page needs deciding: the mem_map table still
+	 * bounds max_mapnr (vs_filter_max_pfn). */
+	f->scan = scan_needed(f) || f->buddy == BUDDY_FREELIST;
 	vs_doubt_format(&f->doubts, f->doubt_text, sizeof(f->doubt_text));
 	*out = f;
 	return 0;
+}
+
+uint64_t vs_filter_max_pfn(const struct vs_filter *f)
+{
+	return f && f->mm.nr ? f->mm.ranges[f->mm.nr - 1].end : 0;
 }
 
 void vs_filter_free(struct vs_filter *f)
@@ -435,10 +438,7 @@ static inline uint32_t ld32(const uint8_t *p, uint32_t off)
 
 static inline int is_type(const struct ptype *t, uint32_t mapcount)
 {
-	if (!t->known)
-		return 0;
-	return t->top_byte ? (mapcount & 0xff000000u) == t->value
-			   : mapcount == t->value;
+	return t->known && mapcount == t->value;
 }
 
 static inline int is_cache(const struct vs_filter *f, uint64_t flags)
@@ -868,7 +868,7 @@ int vs_filter_chunk(const struct vs_filter *f, struct vs_reader *r,
 		return vs_err(err, "internal: chunk 0x%llx+0x%llx is not "
 			      "64-aligned", (unsigned long long)start,
 			      (unsigned long long)n);
-	if (!n)
+	if (!n || !f->scan)
 		return 0;
 	s.buf = malloc((BATCH + 1) * f->sps);
 	if (!s.buf)

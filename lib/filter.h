@@ -73,6 +73,11 @@ int vs_filter_new(struct vs_filter **out, const struct vs_input *in,
 		  unsigned dump_level, struct vs_error *err);
 void vs_filter_free(struct vs_filter *f);
 
+/* The end of the last pfn range that has struct pages, 0 if unknown.
+ * makedumpfile ends max_mapnr there: memory above the last memory
+ * section (a QEMU guest's VGA memory and BIOS ROM) is not dumped. */
+uint64_t vs_filter_max_pfn(const struct vs_filter *f);
+
 /* Clear in BITS (bit i = pfn START + i, LSB first in 64-bit words) the
  * pages of [START, START + N) that the filter excludes; N and START are
  * multiples of 64.  Adds to CNT.  Pages whose bit is already clear are

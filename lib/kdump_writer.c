@@ -79,7 +79,7 @@ struct kd_writer {
 static uint64_t chunk_pfns(const struct kd_writer *w, uint64_t start,
 			   uint64_t size)
 {
-	uint64_t left = w->d->in->max_mapnr - start;
+	uint64_t left = w->d->max_mapnr - start;
 
 	return vs_round_up(left < size ? left : size, 64);
 }
@@ -93,7 +93,7 @@ static void plan_layout(struct kd_writer *w)
 	l->notes_off = l->bs + sizeof(struct kdump_sub_header);
 	l->sub_hdr_blocks = vs_div_round_up(sizeof(struct kdump_sub_header) +
 					    in->notes_size, l->bs);
-	l->bitmap_len = vs_round_up(vs_div_round_up(in->max_mapnr, 8), l->bs);
+	l->bitmap_len = vs_round_up(vs_div_round_up(w->d->max_mapnr, 8), l->bs);
 	l->bitmap1_off = (1 + l->sub_hdr_blocks) * l->bs;
 	l->bitmap2_off = l->bitmap1_off + l->bitmap_len;
 	l->desc_off = l->bitmap2_off + l->bitmap_len;
@@ -137,8 +137,8 @@ static void fill_header(struct kd_writer *w)
 	h->block_size = (int32_t)w->lay.bs;
 	h->sub_hdr_size = (int32_t)w->lay.sub_hdr_blocks;
 	h->bitmap_blocks = (uint32_t)(2 * w->lay.bitmap_len / w->lay.bs);
-	h->max_mapnr = in->max_mapnr > UINT32_MAX ? UINT32_MAX :
-		       (uint32_t)in->max_mapnr;
+	h->max_mapnr = d->max_mapnr > UINT32_MAX ? UINT32_MAX :
+		       (uint32_t)d->max_mapnr;
 	h->nr_cpus = (int32_t)in->nr_cpus;
 }
 
@@ -171,7 +171,7 @@ static int write_sub_header(struct kd_writer *w, struct vs_error *err)
 	}
 	sh.offset_note = w->lay.notes_off;
 	sh.size_note = in->notes_size;
-	sh.max_mapnr_64 = in->max_mapnr;
+	sh.max_mapnr_64 = d->max_mapnr;
 	if (vs_sink_write(&w->d->sink, &sh, sizeof(sh), w->lay.bs, err) < 0)
 		return -1;
 	return vs_sink_write(&w->d->sink, in->notes, in->notes_size,
@@ -237,7 +237,7 @@ static int pad_bitmaps(struct kd_writer *w, uint64_t nchunks,
 static int run_select(struct kd_writer *w, struct vs_error *err)
 {
 	struct vs_dump *d = w->d;
-	uint64_t njobs = vs_div_round_up(d->in->max_mapnr, VS_SELECT_PFNS);
+	uint64_t njobs = vs_div_round_up(d->max_mapnr, VS_SELECT_PFNS);
 	unsigned nslots = 2 * d->nworkers;
 	struct select_slot *slots = calloc(nslots, sizeof(*slots));
 	void **sp = calloc(nslots, sizeof(*sp));
@@ -404,7 +404,7 @@ static int copy_consume(void *arg, uint64_t index, void *slot,
 	}
 	d->dumped += s->npages;
 	d->done = (index + 1) * w->copy_pfns;
-	vs_report_progress(d, d->done, d->in->max_mapnr);
+	vs_report_progress(d, d->done, d->max_mapnr);
 	return 0;
 }
 
@@ -458,7 +458,7 @@ static int write_zero_page(struct kd_writer *w, struct vs_error *err)
 static int run_copy(struct kd_writer *w, struct vs_error *err)
 {
 	struct vs_dump *d = w->d;
-	uint64_t njobs = vs_div_round_up(d->in->max_mapnr, w->copy_pfns);
+	uint64_t njobs = vs_div_round_up(d->max_mapnr, w->copy_pfns);
 	unsigned nslots = 2 * d->nworkers;
 	struct copy_slot *slots = alloc_copy_slots(w, nslots);
 	void **sp = calloc(nslots, sizeof(*sp));
@@ -533,7 +533,7 @@ int vs_write_kdump(struct vs_dump *d, struct vs_error *err)
 	}
 	if (!d->sink.readable) {
 		w.bitmap2_mem = calloc(1, vs_round_up(vs_div_round_up(
-				d->in->max_mapnr, 8), d->in->page_size) +
+				d->max_mapnr, 8), d->in->page_size) +
 				VS_SELECT_PFNS / 8);
 		if (!w.bitmap2_mem) {
 			vs_err(err, "out of memory for the bitmap");
