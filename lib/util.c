@@ -86,17 +86,29 @@ ssize_t vs_read_upto(int fd, void *buf, size_t len)
 	return (ssize_t)got;
 }
 
+/* A 64-bit load from any address: pages of an ELF file whose segments
+ * start at unaligned file offsets are not 8-byte aligned in the map. */
+static inline uint64_t load64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
 int vs_is_zero(const void *buf, size_t len)
 {
-	const uint64_t *w = buf;
+	const uint8_t *b = buf;
 	uint64_t acc = 0;
 
 	/* OR whole cache lines before testing: branch-free inner loop. */
-	for (size_t i = 0; i < len / 8; i += 8) {
-		acc |= w[i] | w[i + 1] | w[i + 2] | w[i + 3] |
-		       w[i + 4] | w[i + 5] | w[i + 6] | w[i + 7];
+	for (size_t i = 0; i + 64 <= len; i += 64) {
+		for (size_t j = 0; j < 64; j += 8)
+			acc |= load64(b + i + j);
 		if (acc)
 			return 0;
 	}
-	return 1;
+	for (size_t i = len & ~(size_t)63; i < len; i++)
+		acc |= b[i];
+	return acc == 0;
 }

@@ -24,7 +24,7 @@ static inline uint64_t vs_round_up(uint64_t x, uint64_t y)
 	return vs_div_round_up(x, y) * y;
 }
 
-/* Is the buffer all zero bytes?  LEN a multiple of 8, BUF 8-aligned. */
+/* Is the buffer all zero bytes?  Any length, any alignment. */
 int vs_is_zero(const void *buf, size_t len);
 
 #endif
