@@ -114,6 +114,16 @@ void vmsift_get_stats(const struct vmsift *vs, struct vmsift_stats *st);
 int vmsift_rebuild_flattened(struct vmsift *vs, int in_fd, const char *in_name,
 			     int out_fd, const char *out_name);
 
+/* Write the dead kernel's log buffer as text to OUT_FD (makedumpfile
+ * --dump-dmesg), byte for byte as makedumpfile writes it: one
+ * "[seconds.micros] text" line a record for the printk ringbuffer (5.10+)
+ * and the 3.5-5.9 records, the raw text for older kernels.  With PARTIAL,
+ * only the records since the last "dmesg --clear" (--partial-dmesg).
+ * OUT_NAME names OUT_FD in messages.  A corrupt log fails, naming the
+ * address; what was written before the failure stays in OUT_FD. */
+int vmsift_dump_dmesg(struct vmsift *vs, int partial, int out_fd,
+		      const char *out_name);
+
 /* The name of a codec ("zlib", "lzo", "snappy", "zstd", "none"). */
 const char *vmsift_codec_name(enum vmsift_codec codec);
 
