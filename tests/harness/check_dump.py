@@ -5,14 +5,16 @@ Open DUMP with libkdumpfile and check that every page it can read equals the
 page at the same physical address in RAW_VMCORE (an ELF /proc/vmcore copy,
 whose PT_LOADs this script parses itself).  A page only partly covered by
 the raw file's PT_LOADs is compared on the covered bytes only.  Pages the
-dump holds where the raw file has no memory must be all zeros.
+dump holds where the raw file has no memory must be all zeros.  In an ELF
+DUMP, excluded pages lie between a PT_LOAD's p_filesz and p_memsz and read
+as zeros by ELF rules; those pages must be zero and are not compared.
 
 Prints one summary line; exits 0 when every page matches, 1 otherwise."""
 import sys
 
 import kdumpfile
 
-from elfcore import PAGE, pt_loads
+from elfcore import PAGE, file_kind, pt_loads
 
 ZERO = bytes(PAGE)
 
@@ -34,6 +36,13 @@ def main():
             raw_pages[pfn] = (s.offset + pfn * PAGE - s.paddr, lo, hi)
     max_pfn = max(raw_pages) + 1
 
+    # ELF dump: the pfns its PT_LOADs hold in the file (the rest is zero fill).
+    file_backed = None
+    if file_kind(dump_path) == "elf":
+        file_backed = set()
+        for s in pt_loads(dump_path):
+            file_backed.update(range((s.paddr + PAGE - 1) // PAGE, (s.paddr + s.filesz) // PAGE))
+
     kdf = kdumpfile.kdumpfile(dump_path)
     try:
         kdf.attr["addrxlat.ostype"] = "linux"
@@ -42,13 +51,19 @@ def main():
     read = kdf.read
     nodata = (kdumpfile.exceptions.NoDataException,
               kdumpfile.exceptions.AddressTranslationException)
-    good = partial = extra = 0
+    total = good = partial = extra = zero_fill = 0
     bad = []
     with open(raw_path, "rb") as raw:
         for pfn in range(max_pfn):
             try:
                 page = read(kdumpfile.KDUMP_MACHPHYSADDR, pfn * PAGE, PAGE)
             except nodata:
+                continue
+            total += 1
+            if file_backed is not None and pfn not in file_backed:
+                if page != ZERO:
+                    bad.append((pfn, "ELF zero fill (p_filesz < p_memsz) is not zero"))
+                zero_fill += 1
                 continue
             where = raw_pages.get(pfn)
             if where is None:
@@ -66,12 +81,13 @@ def main():
             else:
                 good += 1
     if bad or good == 0:
-        print(f"FAIL {len(bad)} bad pages of {good + partial + extra + len(bad)} read"
+        print(f"FAIL {len(bad)} bad pages of {total} read"
               + "".join(f"; pfn {p:#x}: {why}" for p, why in bad[:8]))
         sys.exit(1)
     print(f"ok {good} pages equal to /proc/vmcore, "
           f"{partial} partly covered pages equal on their covered bytes, "
-          f"{extra} zero pages outside the raw file's memory")
+          f"{extra} zero pages outside the raw file's memory"
+          + (f", {zero_fill} ELF zero-fill pages (excluded)" if file_backed is not None else ""))
 
 
 if __name__ == "__main__":

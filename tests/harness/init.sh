@@ -42,7 +42,12 @@ if [ -e /proc/vmcore ]; then
 		n=$((n + 1))
 		echo "$args" > $out/dump$n.args
 		t0=$(uptime_s)
-		/bin/dumptool $args /proc/vmcore $out/dump$n > $out/dump$n.stdout 2> $out/dump$n.stderr
+		case " $args " in
+		*" -F "*)  # flattened stream on stdout
+			/bin/dumptool $args /proc/vmcore > $out/dump$n 2> $out/dump$n.stderr ;;
+		*)
+			/bin/dumptool $args /proc/vmcore $out/dump$n > $out/dump$n.stdout 2> $out/dump$n.stderr ;;
+		esac
 		rc=$?
 		t1=$(uptime_s)
 		echo $rc > $out/dump$n.rc
