@@ -636,7 +636,7 @@ static uint64_t head_of(struct scan *s, uint64_t pfn)
 {
 	const struct vs_filter *f = s->f;
 	size_t i = vs_memmap_first(&f->mm, pfn);
-	const struct vs_memmap_range *g = &f->mm.ranges[i];
+	const struct vs_memmap_range *g = i < f->mm.nr ? &f->mm.ranges[i] : NULL;
 	uint64_t word, va, head;
 
 	if (!f->has_head || i == f->mm.nr || g->start > pfn || g->bad ||
@@ -659,7 +659,7 @@ static int try_candidate(struct scan *s, uint64_t p, uint64_t *skip)
 {
 	const struct vs_filter *f = s->f;
 	size_t i = vs_memmap_first(&f->mm, p);
-	const struct vs_memmap_range *g = &f->mm.ranges[i];
+	const struct vs_memmap_range *g = i < f->mm.nr ? &f->mm.ranges[i] : NULL;
 	enum reason why;
 	uint64_t got, nr;
 
