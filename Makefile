@@ -32,7 +32,7 @@ lib/libvmsift.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
 lib/libvmsift.so: $(LIB_OBJ)
-	$(CC) -shared -o $@ $^ $(LDFLAGS) $(LDLIBS)
+	$(CC) -shared -Wl,-soname,libvmsift.so.0 -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 %.o: %.c $(HDRS)
 	$(CC) $(CFLAGS) -c -o $@ $<
@@ -55,4 +55,36 @@ clean:
 	rm -f lib/*.o cli/*.o lib/libvmsift.a lib/libvmsift.so vmsift vmsift-static
 	rm -rf build
 
-.PHONY: all static check demo clean
+# make install [DESTDIR=...] [PREFIX=/usr]: the command in sbin (where
+# makedumpfile lives), the libraries with SONAME libvmsift.so.0, the
+# header, vmsift.pc and the manual page.  make uninstall removes them.
+BINDIR     ?= $(PREFIX)/sbin
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR     ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+INSTALL    ?= install
+VERSION    := $(shell sed -n 's/^\#define VMSIFT_VERSION_STRING "\(.*\)"/\1/p' include/vmsift.h)
+
+install: vmsift lib/libvmsift.a lib/libvmsift.so
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man8
+	$(INSTALL) -m 755 vmsift $(DESTDIR)$(BINDIR)/vmsift
+	$(INSTALL) -m 644 lib/libvmsift.a $(DESTDIR)$(LIBDIR)/libvmsift.a
+	$(INSTALL) -m 755 lib/libvmsift.so $(DESTDIR)$(LIBDIR)/libvmsift.so.0
+	ln -sf libvmsift.so.0 $(DESTDIR)$(LIBDIR)/libvmsift.so
+	$(INSTALL) -m 644 include/vmsift.h $(DESTDIR)$(INCLUDEDIR)/vmsift.h
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
+		-e 's|@PKGS@|$(PKGS)|g' lib/vmsift.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/vmsift.pc
+	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/vmsift.pc
+	gzip -9n -c doc/vmsift.8 > $(DESTDIR)$(MANDIR)/man8/vmsift.8.gz
+	chmod 644 $(DESTDIR)$(MANDIR)/man8/vmsift.8.gz
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/vmsift $(DESTDIR)$(LIBDIR)/libvmsift.a \
+		$(DESTDIR)$(LIBDIR)/libvmsift.so.0 $(DESTDIR)$(LIBDIR)/libvmsift.so \
+		$(DESTDIR)$(INCLUDEDIR)/vmsift.h $(DESTDIR)$(PKGCONFIGDIR)/vmsift.pc \
+		$(DESTDIR)$(MANDIR)/man8/vmsift.8.gz
+
+.PHONY: all static check demo clean install uninstall
