@@ -20,6 +20,8 @@ enum {
 	OPT_CYCLIC_BUFFER,
 	OPT_WORK_DIR,
 	OPT_LEVEL,
+	OPT_DUMP_DMESG,
+	OPT_PARTIAL_DMESG,
 	OPT_UNSUPPORTED,
 };
 
@@ -28,6 +30,8 @@ struct cli {
 	unsigned message_level;
 	int force;
 	int rebuild;
+	int dump_dmesg;              /* --dump-dmesg */
+	int partial_dmesg;           /* --partial-dmesg */
 	int help;
 	int version;
 	const char *vmcoreinfo;
@@ -42,5 +46,9 @@ int cli_error(const char *fmt, ...);
 int cli_parse_dump_level(struct cli *c, const char *arg);
 int cli_dump(struct cli *c);
 int cli_rebuild(struct cli *c);
+int cli_dump_dmesg(struct cli *c);
+/* Create PATH for output: 0600, never over an existing file or through a
+ * symlink unless -f; prints the error and returns -1 on failure. */
+int open_output(const struct cli *c, const char *path, int *created);
 
 #endif

@@ -116,7 +116,7 @@ static void print_report(const struct cli *c, const struct vmsift_stats *st)
 	fprintf(f, "\n");
 }
 
-static int open_output(const struct cli *c, const char *path, int *created)
+int open_output(const struct cli *c, const char *path, int *created)
 {
 	int flags = O_RDWR | O_CREAT | O_CLOEXEC;
 	int fd;

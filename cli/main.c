@@ -31,8 +31,8 @@ static const struct option long_opts[] = {
 	{ "xen-vmcoreinfo", required_argument, NULL, OPT_UNSUPPORTED },
 	{ "xen_phys_start", required_argument, NULL, OPT_UNSUPPORTED },
 	{ "vtop", required_argument, NULL, OPT_UNSUPPORTED },
-	{ "dump-dmesg", no_argument, NULL, OPT_UNSUPPORTED },
-	{ "partial-dmesg", no_argument, NULL, OPT_UNSUPPORTED },
+	{ "dump-dmesg", no_argument, NULL, OPT_DUMP_DMESG },
+	{ "partial-dmesg", no_argument, NULL, OPT_PARTIAL_DMESG },
 	{ "config", required_argument, NULL, OPT_UNSUPPORTED },
 	{ "diskset", required_argument, NULL, OPT_UNSUPPORTED },
 	{ "eppic", required_argument, NULL, OPT_UNSUPPORTED },
@@ -52,6 +52,7 @@ static void usage(FILE *f)
 "              [--show-stats] VMCORE DUMPFILE\n"
 "       vmsift -F [options] VMCORE > STREAM\n"
 "       vmsift -R DUMPFILE < STREAM\n"
+"       vmsift --dump-dmesg [--partial-dmesg] [-f] VMCORE LOGFILE\n"
 "\n"
 "Save a Linux crash dump (makedumpfile's command line).\n"
 "\n"
@@ -68,6 +69,8 @@ static void usage(FILE *f)
 "  --compression-level N  codec level (zlib 1-12, zstd -7-22; default 1)\n"
 "  --message-level N  1 progress, 2 common, 4 error, 8 debug, 16 report\n"
 "  --show-stats     print the report of excluded pages\n"
+"  --dump-dmesg     write the kernel's log buffer to LOGFILE as text\n"
+"  --partial-dmesg  with --dump-dmesg: only since the last 'dmesg --clear'\n"
 "  --cyclic-buffer KB, --work-dir DIR  accepted for compatibility\n"
 "  -D               debug messages\n"
 "  -h, -v           this help; version and built-in codecs\n"
@@ -120,6 +123,8 @@ static int parse_option(struct cli *c, int opt, const char *arg)
 	case 'v': c->version = 1; return 0;
 	case OPT_NON_MMAP: c->opts.no_mmap = 1; return 0;
 	case OPT_SHOW_STATS: c->message_level |= ML_REPORT; return 0;
+	case OPT_DUMP_DMESG: c->dump_dmesg = 1; return 0;
+	case OPT_PARTIAL_DMESG: c->partial_dmesg = 1; return 0;
 	case OPT_CYCLIC_BUFFER:
 	case OPT_WORK_DIR:
 		return 0;  /* no bitmap buffers or files to size: accepted */
@@ -189,5 +194,7 @@ int main(int argc, char **argv)
 	}
 	if (c.rebuild)
 		return cli_rebuild(&c);
+	if (c.dump_dmesg || c.partial_dmesg)
+		return cli_dump_dmesg(&c);
 	return cli_dump(&c);
 }
