@@ -35,6 +35,8 @@ static int lzo_decompress(const void *src, size_t len, void *dst,
 {
 	lzo_uint out = out_len;
 
+	if (lzo_init() != LZO_E_OK)
+		return -1;
 	if (lzo1x_decompress_safe(src, len, dst, &out, NULL) != LZO_E_OK)
 		return -1;
 	return out == out_len ? 0 : -1;

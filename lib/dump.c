@@ -103,44 +103,24 @@ void vs_report_progress(const struct vs_dump *d, uint64_t done, uint64_t total)
 				  done < total ? done : total, total);
 }
 
-/* Set bits [from, to) of a chunk-relative bitmap. */
-static void set_range(uint64_t *bits, uint64_t from, uint64_t to)
-{
-	for (uint64_t i = from; i < to;) {
-		if (i % 64 == 0 && to - i >= 64) {
-			bits[i / 64] = ~0ULL;
-			i += 64;
-		} else {
-			vs_bit_set(bits, i++);
-		}
-	}
-}
-
 int vs_select_chunk(const struct vs_dump *d, struct vs_worker *w,
 		    uint64_t start, uint64_t n, uint64_t *bits1,
 		    uint64_t *bits2, struct vs_error *err)
 {
 	const struct vs_input *in = d->in;
-	unsigned sh = in->page_shift;
 	uint64_t end = start + n < d->max_mapnr ? start + n : d->max_mapnr;
 
+	/* Pages past max_mapnr stay out of both bitmaps. */
 	memset(bits1, 0, n / 8);
 	memset(bits2, 0, n / 8);
-	for (size_t i = 0; i < in->nr_phys; i++) {
-		const struct vs_segment *s = &in->phys[i];
-		uint64_t first = s->paddr >> sh;
-		uint64_t mem_end = vs_div_round_up(s->paddr + s->memsz,
-						   in->page_size);
-		uint64_t data_end = vs_div_round_up(s->paddr + s->filesz,
-						    in->page_size);
-
-		if (first >= end || mem_end <= start)
-			continue;
-		first = first > start ? first : start;
-		set_range(bits1, first - start, (mem_end < end ? mem_end : end) - start);
-		if (s->filesz && data_end > first)
-			set_range(bits2, first - start,
-				  (data_end < end ? data_end : end) - start);
+	if (end < start + n)
+		n = vs_round_up(end - start, 64);
+	if (vs_input_present_bits(in, start, n, bits1) < 0 ||
+	    vs_input_data_bits(&w->reader, start, n, bits2, err) < 0)
+		return -1;
+	for (uint64_t i = end - start; i < n; i++) {
+		vs_bit_clear(bits1, i);
+		vs_bit_clear(bits2, i);
 	}
 	if (d->filter &&
 	    vs_filter_chunk(d->filter, &w->reader, start, n, bits2, &w->counts,
@@ -202,6 +182,9 @@ static int check_options(const struct vmsift *vs,
 			      o->dump_level);
 	if (o->format == VMSIFT_FORMAT_ELF && o->codec != VMSIFT_CODEC_NONE)
 		return vs_err(err, "ELF output cannot be compressed");
+	if (o->format == VMSIFT_FORMAT_ELF && vs->in.kind == VS_INPUT_KDUMP)
+		return vs_err(err, "ELF output cannot be made from a "
+			      "kdump-compressed input");
 	if (o->codec != VMSIFT_CODEC_NONE && !vs_codec_get(o->codec))
 		return vs_err(err, "unknown codec %d", (int)o->codec);
 	return 0;
@@ -236,7 +219,10 @@ static int run_dump(struct vmsift *vs, struct vs_dump *d, int out_fd,
 	int ret;
 
 	vs->in.no_mmap = o->no_mmap;
-	if (vs_filter_new(&filter, &vs->in, o->dump_level, err) < 0)
+	d->level = o->dump_level;
+	if (vs->in.kind == VS_INPUT_KDUMP)
+		d->level |= (unsigned)vs->in.kd.dump_level & VMSIFT_DL_MAX;
+	if (vs_filter_new(&filter, &vs->in, d->level, err) < 0)
 		return -1;
 	d->filter = filter;
 	d->max_mapnr = vs->in.max_mapnr;

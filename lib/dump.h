@@ -27,6 +27,8 @@ struct vs_dump {
 	const struct vs_filter *filter;       /* NULL: no page-type filtering */
 	const struct vs_codec_ops *codec;     /* NULL: pages stored raw */
 	uint64_t max_mapnr;                   /* pfns the dump spans */
+	unsigned level;                       /* dump level, with a re-filtered
+						 input's own or-ed in */
 	unsigned nthreads;                    /* 0: run on the calling thread */
 	unsigned nworkers;                    /* max(nthreads, 1) */
 	struct vs_worker **workers;

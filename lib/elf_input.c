@@ -17,7 +17,6 @@
 
 #include "input.h"
 #include "util.h"
-#include "vmcoreinfo.h"
 
 /* Highest physical address we accept: 2^56 (x86_64 5-level paging and
  * arm64 LPA2 stay below 2^52). */
@@ -235,73 +234,6 @@ static int build_phys_map(struct vs_input *in, struct vs_error *err)
 	return 0;
 }
 
-static size_t note_align(size_t x)
-{
-	return (x + 3) & ~(size_t)3;
-}
-
-/* Walk the notes: count CPUs, find VMCOREINFO; a note that runs past its
- * segment is an error naming its offset inside the notes. */
-static int scan_notes(struct vs_input *in, struct vs_error *err)
-{
-	size_t off = 0;
-
-	while (off + sizeof(Elf64_Nhdr) <= in->notes_size) {
-		const Elf64_Nhdr *nh = (const void *)(in->notes + off);
-		size_t name = off + sizeof(*nh);
-		size_t desc = name + note_align(nh->n_namesz);
-		size_t end = desc + note_align(nh->n_descsz);
-
-		if (nh->n_namesz == 0 && nh->n_descsz == 0 && nh->n_type == 0)
-			break;  /* padding after the last note */
-		if (nh->n_namesz > in->notes_size || nh->n_descsz > in->notes_size ||
-		    desc + nh->n_descsz > in->notes_size)
-			return vs_err(err, "corrupt ELF note at offset 0x%zx of "
-				      "the notes: name size %u, data size %u "
-				      "run past their end (0x%zx)", off,
-				      nh->n_namesz, nh->n_descsz, in->notes_size);
-		if (nh->n_namesz == 5 && !memcmp(in->notes + name, "CORE", 5) &&
-		    nh->n_type == NT_PRSTATUS)
-			in->nr_cpus++;
-		if (nh->n_namesz == 11 && !memcmp(in->notes + name, "VMCOREINFO", 11) &&
-		    nh->n_type == 0 && !in->has_vmcoreinfo_note) {
-			in->has_vmcoreinfo_note = 1;
-			in->vmcoreinfo_off = desc;
-			in->vmcoreinfo_size = nh->n_descsz;
-		}
-		off = end > in->notes_size ? in->notes_size : end;
-	}
-	return 0;
-}
-
-static void set_max_mapnr(struct vs_input *in)
-{
-	const struct vs_segment *last = &in->phys[in->nr_phys - 1];
-	uint64_t end = last->paddr + last->memsz;
-
-	in->max_mapnr = (end + in->page_size - 1) >> in->page_shift;
-}
-
-int vs_input_set_vmcoreinfo(struct vs_input *in, const char *text, size_t len,
-			    const char *origin, struct vs_error *err)
-{
-	int64_t ps;
-
-	vs_vmcoreinfo_free(in->vi);
-	in->vi = NULL;
-	if (vs_vmcoreinfo_parse(&in->vi, text, len, err) < 0)
-		return vs_err_ctx(err, "%s", origin);
-	if (!vs_vi_decimal(in->vi, "PAGESIZE", &ps))
-		return vs_err(err, "%s: no PAGESIZE= line", origin);
-	if (ps < 512 || ps > (1 << 20) || (ps & (ps - 1)))
-		return vs_err(err, "%s: PAGESIZE=%lld is not a power of two "
-			      "between 512 and 1 MiB", origin, (long long)ps);
-	in->page_size = (uint64_t)ps;
-	in->page_shift = (unsigned)__builtin_ctzll(in->page_size);
-	set_max_mapnr(in);
-	return 0;
-}
-
 static int read_header(struct vs_input *in, struct vs_error *err)
 {
 	Elf64_Ehdr eh;
@@ -323,47 +255,15 @@ static int read_header(struct vs_input *in, struct vs_error *err)
 	return read_phdrs(in, &eh, err);
 }
 
-static int load_vmcoreinfo_note(struct vs_input *in, struct vs_error *err)
+int vs_input_open_elf(struct vs_input *in, struct vs_error *err)
 {
-	if (!in->has_vmcoreinfo_note)
-		return 0;
-	return vs_input_set_vmcoreinfo(in,
-			(const char *)in->notes + in->vmcoreinfo_off,
-			in->vmcoreinfo_size, "VMCOREINFO note", err);
-}
+	const char *path = in->path;
 
-int vs_input_open(struct vs_input *in, const char *path, struct vs_error *err)
-{
-	struct stat st;
-
-	in->fd = -1;
-	in->path = strdup(path);
-	if (!in->path)
-		return vs_err(err, "out of memory");
-	in->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (in->fd < 0 || fstat(in->fd, &st) < 0)
-		return vs_err_sys(err, "cannot open '%s'", path);
-	in->file_size = (uint64_t)st.st_size;
-	in->page_size = (uint64_t)sysconf(_SC_PAGESIZE);
-	in->page_shift = (unsigned)__builtin_ctzll(in->page_size);
 	if (read_header(in, err) < 0 || build_phys_map(in, err) < 0 ||
-	    scan_notes(in, err) < 0)
+	    vs_input_scan_notes(in, err) < 0)
 		return vs_err_ctx(err, "cannot read '%s'", path);
-	set_max_mapnr(in);
-	if (load_vmcoreinfo_note(in, err) < 0)
+	vs_input_set_max_mapnr(in);
+	if (vs_input_load_vmcoreinfo_note(in, err) < 0)
 		return vs_err_ctx(err, "cannot read '%s'", path);
 	return 0;
-}
-
-void vs_input_close(struct vs_input *in)
-{
-	if (in->fd >= 0)
-		close(in->fd);
-	vs_vmcoreinfo_free(in->vi);
-	free(in->notes);
-	free(in->phys);
-	free(in->loads);
-	free(in->path);
-	memset(in, 0, sizeof(*in));
-	in->fd = -1;
 }

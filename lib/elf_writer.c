@@ -60,7 +60,7 @@ static int elf_select_work(void *worker, uint64_t index, void *slot,
 	if (vs_select_chunk(d, wk, start, VS_SELECT_PFNS, s->bits1, s->bits2,
 			    err) < 0)
 		return -1;
-	if (!(d->opts->dump_level & VMSIFT_DL_ZERO))
+	if (!(d->level & VMSIFT_DL_ZERO))
 		return 0;
 	for (uint64_t i = 0; i < VS_SELECT_PFNS; i++) {
 		const uint8_t *page;

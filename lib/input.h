@@ -33,7 +33,29 @@ struct vs_segment {
 	uint64_t vaddr;
 };
 
+enum vs_input_kind {
+	VS_INPUT_ELF,                /* /proc/vmcore, an ELF dump */
+	VS_INPUT_KDUMP,              /* kdump-compressed: re-filtering */
+};
+
+/* What a kdump-compressed input adds (kdump_input.c). */
+struct vs_kdump_input {
+	uint64_t block_size;
+	uint64_t bitmap1_off, bitmap2_off, bitmap_len;
+	uint64_t desc_off;
+	uint64_t *rank;              /* bitmap2 bits set before pfn i << 12 */
+	uint64_t nr_dumpable;
+	uint32_t status;             /* header status: codec, incomplete */
+	int32_t dump_level;          /* the level it was written with */
+	uint64_t phys_base;
+	char utsname[6 * 65];
+	int64_t tv_sec;
+};
+
+#define VS_RANK_SHIFT 12
+
 struct vs_input {
+	enum vs_input_kind kind;
 	char *path;
 	int fd;
 	uint64_t file_size;
@@ -61,11 +83,21 @@ struct vs_input {
 	unsigned nr_cpus;            /* CORE/NT_PRSTATUS notes */
 
 	struct vs_vmcoreinfo *vi;    /* parsed, or NULL without VMCOREINFO */
+	struct vs_kdump_input kd;    /* VS_INPUT_KDUMP only */
 };
 
-/* Open PATH and read its headers and notes into IN (zeroed by caller). */
+/* Open PATH and read its headers and notes into IN (zeroed by caller):
+ * a kdump-compressed file or an ELF vmcore, told apart by signature. */
 int vs_input_open(struct vs_input *in, const char *path, struct vs_error *err);
 void vs_input_close(struct vs_input *in);
+
+/* The format-specific parts of vs_input_open(). */
+int vs_input_open_elf(struct vs_input *in, struct vs_error *err);
+int vs_input_open_kdump(struct vs_input *in, struct vs_error *err);
+/* Shared by both: the notes (CPUs, VMCOREINFO), max_mapnr from phys. */
+int vs_input_scan_notes(struct vs_input *in, struct vs_error *err);
+int vs_input_load_vmcoreinfo_note(struct vs_input *in, struct vs_error *err);
+void vs_input_set_max_mapnr(struct vs_input *in);
 
 /* Parse VMCOREINFO text (from the note or a file) into in->vi; takes
  * page size from PAGESIZE. */
@@ -80,16 +112,44 @@ long vs_input_find(const struct vs_input *in, uint64_t paddr);
 void vs_input_page_cover(const struct vs_input *in, uint64_t pfn,
 			 uint64_t *mem_bytes, uint64_t *data_bytes);
 
+/* A window onto the input file: mapped, or read into a buffer. */
+struct vs_window {
+	uint8_t *p;
+	uint64_t off;                /* file offset of p[0] */
+	size_t len;
+	int mapped;                  /* p is an mmap (else a malloc'd buffer) */
+};
+
+enum { VS_WIN_DATA, VS_WIN_DESC, VS_WIN_BITMAP, VS_NR_WIN };
+
 struct vs_reader {
 	const struct vs_input *in;
-	uint8_t *win;                /* mapped or read window */
-	uint64_t win_off;            /* file offset of win[0] */
-	size_t win_len;
-	size_t win_cap;              /* pread buffer size */
-	int mapped;                  /* win is an mmap */
+	struct vs_window win[VS_NR_WIN];  /* ELF uses DATA only */
+	int use_mmap;                /* cleared for good if mmap fails */
 	uint8_t *bounce;             /* one page, for partly covered pages */
+	uint8_t *cbuf;               /* kdump input: a compressed page */
 	long last_seg;
 };
+
+/* A pointer to file bytes [off, off + len) of the input through window
+ * W of R, LIMIT being where the surrounding region ends in the file. */
+const uint8_t *vs_window_get(struct vs_reader *r, int w, uint64_t off,
+			     size_t len, uint64_t limit, struct vs_error *err);
+
+/* Set in BITS (64-aligned START, N pfns, chunk-relative) the pfns whose
+ * data the input holds. */
+int vs_input_data_bits(struct vs_reader *r, uint64_t start, uint64_t n,
+		       uint64_t *bits, struct vs_error *err);
+/* The same for pfns with memory (bitmap 1). */
+int vs_input_present_bits(const struct vs_input *in, uint64_t start,
+			  uint64_t n, uint64_t *bits);
+
+/* kdump_input.c: a page of a kdump-compressed input, decompressed; the
+ * bits of its bitmap 2. */
+int vs_kdump_read_page(struct vs_reader *r, uint64_t pfn, const uint8_t **page,
+		       struct vs_error *err);
+int vs_kdump_data_bits(struct vs_reader *r, uint64_t start, uint64_t n,
+		       uint64_t *bits, struct vs_error *err);
 
 int vs_reader_init(struct vs_reader *r, const struct vs_input *in,
 		   struct vs_error *err);

@@ -130,9 +130,14 @@ static void fill_header(struct kd_writer *w)
 	memset(h, 0, sizeof(*h));
 	memcpy(h->signature, KDUMP_SIGNATURE, KDUMP_SIG_LEN);
 	h->header_version = KDUMP_HEADER_VERSION;
-	read_utsname(w->d, &h->utsname);
-	if (vs_vi_decimal(in->vi, "CRASHTIME", &crashtime))
-		h->tv_sec = crashtime;
+	if (in->kind == VS_INPUT_KDUMP) {
+		memcpy(&h->utsname, in->kd.utsname, sizeof(h->utsname));
+		h->tv_sec = in->kd.tv_sec;
+	} else {
+		read_utsname(w->d, &h->utsname);
+		if (vs_vi_decimal(in->vi, "CRASHTIME", &crashtime))
+			h->tv_sec = crashtime;
+	}
 	h->status = (d->codec ? d->codec->flag : 0) | KDUMP_INCOMPLETE;
 	h->block_size = (int32_t)w->lay.bs;
 	h->sub_hdr_size = (int32_t)w->lay.sub_hdr_blocks;
@@ -162,9 +167,12 @@ static int write_sub_header(struct kd_writer *w, struct vs_error *err)
 	struct kdump_sub_header sh = { 0 };
 	int64_t phys_base = 0;
 
-	vs_vi_number(in->vi, "phys_base", &phys_base);
+	if (in->kind == VS_INPUT_KDUMP)
+		phys_base = (int64_t)in->kd.phys_base;
+	else
+		vs_vi_number(in->vi, "phys_base", &phys_base);
 	sh.phys_base = (uint64_t)phys_base;
-	sh.dump_level = (int32_t)d->opts->dump_level;
+	sh.dump_level = (int32_t)d->level;
 	if (in->has_vmcoreinfo_note) {
 		sh.offset_vmcoreinfo = w->lay.notes_off + in->vmcoreinfo_off;
 		sh.size_vmcoreinfo = in->vmcoreinfo_size;
@@ -307,7 +315,7 @@ static int copy_work(void *worker, uint64_t index, void *slot,
 	struct copy_slot *s = slot;
 	uint64_t start = index * w->copy_pfns;
 	uint64_t n = chunk_pfns(w, start, w->copy_pfns);
-	int zero_level = d->opts->dump_level & VMSIFT_DL_ZERO;
+	int zero_level = d->level & VMSIFT_DL_ZERO;
 
 	s->npages = 0;
 	s->data_len = 0;
@@ -443,7 +451,7 @@ static int write_zero_page(struct kd_writer *w, struct vs_error *err)
 	w->zero_off = w->lay.data_off;
 	w->data_next = w->lay.data_off;
 	w->data_written = w->data_next;
-	if (!(w->d->opts->dump_level & VMSIFT_DL_ZERO))
+	if (!(w->d->level & VMSIFT_DL_ZERO))
 		return 0;
 	zero = calloc(1, w->lay.bs);
 	if (!zero)

@@ -78,93 +78,98 @@ int vs_reader_init(struct vs_reader *r, const struct vs_input *in,
 	memset(r, 0, sizeof(*r));
 	r->in = in;
 	r->last_seg = -1;
-	r->mapped = !in->no_mmap;
+	r->use_mmap = !in->no_mmap;
 	r->bounce = aligned_alloc(64, in->page_size);
 	if (!r->bounce)
 		return vs_err(err, "out of memory");
 	return 0;
 }
 
-static void drop_window(struct vs_reader *r)
+static void drop_window(struct vs_window *w)
 {
-	if (r->win && r->mapped)
-		munmap(r->win, r->win_len);
-	r->win_len = 0;
-	if (r->mapped)
-		r->win = NULL;
+	if (w->p && w->mapped)
+		munmap(w->p, w->len);
+	else
+		free(w->p);
+	memset(w, 0, sizeof(*w));
 }
 
 void vs_reader_fini(struct vs_reader *r)
 {
-	drop_window(r);
-	if (!r->mapped)
-		free(r->win);
+	for (int i = 0; i < VS_NR_WIN; i++)
+		drop_window(&r->win[i]);
 	free(r->bounce);
+	free(r->cbuf);
 	memset(r, 0, sizeof(*r));
 }
 
-static int map_window(struct vs_reader *r, uint64_t start, uint64_t end)
+static int map_window(struct vs_reader *r, struct vs_window *w,
+		      uint64_t start, uint64_t end)
 {
 	void *p = mmap(NULL, end - start, PROT_READ, MAP_PRIVATE | MAP_POPULATE,
 		       r->in->fd, (off_t)start);
 
 	if (p == MAP_FAILED)
 		return -1;
-	r->win = p;
-	r->win_off = start;
-	r->win_len = end - start;
+	w->p = p;
+	w->off = start;
+	w->len = end - start;
+	w->mapped = 1;
 	return 0;
 }
 
-static int read_window(struct vs_reader *r, uint64_t start, uint64_t end,
-		       struct vs_error *err)
+static int read_window(struct vs_reader *r, struct vs_window *w,
+		       uint64_t start, uint64_t end, struct vs_error *err)
 {
-	if (!r->win) {
-		r->win = malloc(VS_READ_WINDOW);
-		if (!r->win)
-			return vs_err(err, "out of memory");
-		r->win_cap = VS_READ_WINDOW;
-	}
-	if (vs_pread_full(r->in->fd, r->win, end - start, start) < 0)
+	w->p = malloc(VS_READ_WINDOW);
+	if (!w->p)
+		return vs_err(err, "out of memory");
+	if (vs_pread_full(r->in->fd, w->p, end - start, start) < 0)
 		return vs_err_sys(err, "cannot read '%s' at offset 0x%llx",
 				  r->in->path, (unsigned long long)start);
-	r->win_off = start;
-	r->win_len = end - start;
+	w->off = start;
+	w->len = end - start;
 	return 0;
 }
 
-/* Make the window hold file bytes [off, off + len) of a segment whose data
- * ends at file offset LIMIT; return a pointer to OFF. */
-static const uint8_t *window(struct vs_reader *r, uint64_t off, size_t len,
-			     uint64_t limit, struct vs_error *err)
+const uint8_t *vs_window_get(struct vs_reader *r, int wi, uint64_t off,
+			     size_t len, uint64_t limit, struct vs_error *err)
 {
+	struct vs_window *w = &r->win[wi];
 	uint64_t start, end;
 
-	if (r->win_len && off >= r->win_off && off + len <= r->win_off + r->win_len)
-		return r->win + (off - r->win_off);
-	drop_window(r);
-	if (r->mapped) {
+	if (w->len && off >= w->off && off + len <= w->off + w->len)
+		return w->p + (off - w->off);
+	if (w->p && !w->mapped && off + len <= limit) {
+		/* Reuse the buffer: read the next piece into it. */
+		end = off + VS_READ_WINDOW < limit ? off + VS_READ_WINDOW : limit;
+		if (vs_pread_full(r->in->fd, w->p, end - off, off) < 0)
+			return vs_err_sys(err, "cannot read '%s' at offset "
+					  "0x%llx", r->in->path,
+					  (unsigned long long)off), NULL;
+		w->off = off;
+		w->len = end - off;
+		return w->p;
+	}
+	drop_window(w);
+	if (r->use_mmap) {
 		start = off & ~(uint64_t)(sysconf(_SC_PAGESIZE) - 1);
 		end = start + VS_MAP_WINDOW;
 		if (end > limit)
 			end = limit;
 		if (end < off + len)
 			end = off + len;
-		if (map_window(r, start, end) == 0)
-			return r->win + (off - start);
-		r->mapped = 0;  /* mmap refused: pread from now on */
-		r->win = NULL;
+		if (map_window(r, w, start, end) == 0)
+			return w->p + (off - start);
+		r->use_mmap = 0;  /* mmap refused: pread from now on */
 	}
-	start = off;
-	end = start + VS_READ_WINDOW;
-	if (end > limit)
-		end = limit;
+	end = off + VS_READ_WINDOW < limit ? off + VS_READ_WINDOW : limit;
 	if (end < off + len)
 		return vs_err(err, "internal: read of 0x%zx bytes exceeds the "
 			      "window", len), NULL;
-	if (read_window(r, start, end, err) < 0)
+	if (read_window(r, w, off, end, err) < 0)
 		return NULL;
-	return r->win;
+	return w->p;
 }
 
 /* Copy [paddr, paddr + len) of segment S, zeros past its file data. */
@@ -184,7 +189,8 @@ static int copy_from_segment(struct vs_reader *r, const struct vs_segment *s,
 		}
 		if (n > s->filesz - rel)
 			n = (size_t)(s->filesz - rel);
-		src = window(r, s->offset + rel, n, s->offset + s->filesz, err);
+		src = vs_window_get(r, VS_WIN_DATA, s->offset + rel, n,
+				    s->offset + s->filesz, err);
 		if (!src)
 			return -1;
 		memcpy(buf, src, n);
@@ -195,11 +201,36 @@ static int copy_from_segment(struct vs_reader *r, const struct vs_segment *s,
 	return 0;
 }
 
+/* A kdump input holds whole pages only: copy out of them. */
+static int read_phys_pages(struct vs_reader *r, uint64_t paddr, uint8_t *p,
+			   size_t len, struct vs_error *err)
+{
+	const struct vs_input *in = r->in;
+
+	while (len) {
+		uint64_t in_page = paddr & (in->page_size - 1);
+		size_t n = in->page_size - in_page < len ?
+			   (size_t)(in->page_size - in_page) : len;
+		const uint8_t *page;
+
+		if (vs_kdump_read_page(r, paddr >> in->page_shift, &page, err) < 0)
+			return vs_err_ctx(err, "physical address 0x%llx",
+					  (unsigned long long)paddr);
+		memcpy(p, page + in_page, n);
+		p += n;
+		paddr += n;
+		len -= n;
+	}
+	return 0;
+}
+
 int vs_read_phys(struct vs_reader *r, uint64_t paddr, void *buf, size_t len,
 		 struct vs_error *err)
 {
 	uint8_t *p = buf;
 
+	if (r->in->kind == VS_INPUT_KDUMP)
+		return read_phys_pages(r, paddr, p, len, err);
 	while (len) {
 		long i = vs_input_find(r->in, paddr);
 		const struct vs_segment *s;
@@ -260,6 +291,8 @@ int vs_read_page(struct vs_reader *r, uint64_t pfn, const uint8_t **page,
 	const struct vs_segment *s;
 	long i = r->last_seg;
 
+	if (in->kind == VS_INPUT_KDUMP)
+		return vs_kdump_read_page(r, pfn, page, err);
 	if (i < 0 || paddr < in->phys[i].paddr ||
 	    paddr - in->phys[i].paddr >= in->phys[i].memsz) {
 		i = vs_input_find(in, paddr);
@@ -270,7 +303,64 @@ int vs_read_page(struct vs_reader *r, uint64_t pfn, const uint8_t **page,
 	s = &in->phys[i];
 	if (paddr - s->paddr + in->page_size > s->filesz)
 		return assemble_page(r, pfn, page, err);
-	*page = window(r, s->offset + (paddr - s->paddr), in->page_size,
-		       s->offset + s->filesz, err);
+	*page = vs_window_get(r, VS_WIN_DATA, s->offset + (paddr - s->paddr),
+			      in->page_size, s->offset + s->filesz, err);
 	return *page ? 0 : -1;
+}
+
+/* Set bits [from, to) of a chunk-relative bitmap. */
+static void set_range(uint64_t *bits, uint64_t from, uint64_t to)
+{
+	for (uint64_t i = from; i < to;) {
+		if (i % 64 == 0 && to - i >= 64) {
+			bits[i / 64] = ~0ULL;
+			i += 64;
+		} else {
+			bits[i / 64] |= 1ULL << (i % 64);
+			i++;
+		}
+	}
+}
+
+int vs_input_data_bits(struct vs_reader *r, uint64_t start, uint64_t n,
+		       uint64_t *bits, struct vs_error *err)
+{
+	const struct vs_input *in = r->in;
+	uint64_t end = start + n;
+
+	if (in->kind == VS_INPUT_KDUMP)
+		return vs_kdump_data_bits(r, start, n, bits, err);
+	memset(bits, 0, n / 8);
+	for (size_t i = 0; i < in->nr_phys; i++) {
+		const struct vs_segment *s = &in->phys[i];
+		uint64_t first = s->paddr >> in->page_shift;
+		uint64_t data_end = vs_div_round_up(s->paddr + s->filesz,
+						    in->page_size);
+
+		if (!s->filesz || first >= end || data_end <= start)
+			continue;
+		first = first > start ? first : start;
+		set_range(bits, first - start, (data_end < end ? data_end : end) - start);
+	}
+	return 0;
+}
+
+int vs_input_present_bits(const struct vs_input *in, uint64_t start,
+			  uint64_t n, uint64_t *bits)
+{
+	uint64_t end = start + n;
+
+	memset(bits, 0, n / 8);
+	for (size_t i = 0; i < in->nr_phys; i++) {
+		const struct vs_segment *s = &in->phys[i];
+		uint64_t first = s->paddr >> in->page_shift;
+		uint64_t mem_end = vs_div_round_up(s->paddr + s->memsz,
+						   in->page_size);
+
+		if (first >= end || mem_end <= start)
+			continue;
+		first = first > start ? first : start;
+		set_range(bits, first - start, (mem_end < end ? mem_end : end) - start);
+	}
+	return 0;
 }

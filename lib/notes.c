@@ -1,0 +1,48 @@
+/*
+ * notes.c - the ELF notes a dump carries: count the CPUs (CORE /
+ * NT_PRSTATUS) and find VMCOREINFO, checking every note's sizes against
+ * the notes' end.  Used for ELF and kdump-compressed inputs alike.
+ */
+#include <elf.h>
+#include <string.h>
+
+#include "input.h"
+
+static size_t note_align(size_t x)
+{
+	return (x + 3) & ~(size_t)3;
+}
+
+/* Walk the notes: count CPUs, find VMCOREINFO; a note that runs past its
+ * segment is an error naming its offset inside the notes. */
+int vs_input_scan_notes(struct vs_input *in, struct vs_error *err)
+{
+	size_t off = 0;
+
+	while (off + sizeof(Elf64_Nhdr) <= in->notes_size) {
+		const Elf64_Nhdr *nh = (const void *)(in->notes + off);
+		size_t name = off + sizeof(*nh);
+		size_t desc = name + note_align(nh->n_namesz);
+		size_t end = desc + note_align(nh->n_descsz);
+
+		if (nh->n_namesz == 0 && nh->n_descsz == 0 && nh->n_type == 0)
+			break;  /* padding after the last note */
+		if (nh->n_namesz > in->notes_size || nh->n_descsz > in->notes_size ||
+		    desc + nh->n_descsz > in->notes_size)
+			return vs_err(err, "corrupt ELF note at offset 0x%zx of "
+				      "the notes: name size %u, data size %u "
+				      "run past their end (0x%zx)", off,
+				      nh->n_namesz, nh->n_descsz, in->notes_size);
+		if (nh->n_namesz == 5 && !memcmp(in->notes + name, "CORE", 5) &&
+		    nh->n_type == NT_PRSTATUS)
+			in->nr_cpus++;
+		if (nh->n_namesz == 11 && !memcmp(in->notes + name, "VMCOREINFO", 11) &&
+		    nh->n_type == 0 && !in->has_vmcoreinfo_note) {
+			in->has_vmcoreinfo_note = 1;
+			in->vmcoreinfo_off = desc;
+			in->vmcoreinfo_size = nh->n_descsz;
+		}
+		off = end > in->notes_size ? in->notes_size : end;
+	}
+	return 0;
+}

@@ -1,0 +1,23 @@
+# tests/suites/filter.sh - page filtering for every kernel generation,
+# memory model and paging mode, on synthetic vmcores (tests/gen), and
+# chunk-order independence of the filter on the real vmcores.  Sourced by
+# tests/run.
+
+for spec in "$top"/tests/gen/specs/*.spec; do
+	name=$(basename "$spec" .spec)
+	run_test "filter rules: $name" \
+		$PY "$top/tests/gen/check_filter.py" "$top/vmsift" --spec "$name"
+done
+
+# The filter decides each chunk on its own: tiny chunks, in reverse
+# order, on 4 threads, give makedumpfile's bitmap all the same.
+t_filter_chunks() {
+	local in=$1 level=$2 ref
+	make -s -C "$top/tests/unit" >/dev/null || return 1
+	ref=$(reference "$level" "$in") || { echo "makedumpfile failed"; return 1; }
+	"$top/tests/unit/filter_scan" -r -c 6 -t 4 "$level" "$in" "$ref"
+}
+for in in "${vmcores[@]}"; do
+	run_test "filter chunks: $(basename "$in" .vmcore) 64-pfn chunks reversed, 4 threads" \
+		t_filter_chunks "$in" 31
+done

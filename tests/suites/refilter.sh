@@ -1,0 +1,75 @@
+# tests/suites/refilter.sh - a kdump-compressed dump as input: written
+# again at a higher level or with another codec, equal to filtering the
+# original; damaged kdump inputs refused with a message naming the page.
+# Sourced by tests/run.
+
+# t_refilter INPUT: vmsift -l -d 1, then that re-filtered to -z -d 31,
+# equals makedumpfile -d 31 on the original, page for page.
+t_refilter() {
+	local in=$1 base=$work/out/$(basename "$1").refilter ref
+	rm -f "$base".*
+	vmsift -l -d 1 --message-level 0 "$in" "$base.d1" || return 1
+	vmsift -z -d 31 --message-level 0 "$base.d1" "$base.d31" || return 1
+	$check header "$base.d31" | grep -qx 'dump_level=31' || { echo "dump level not recorded"; return 1; }
+	ref=$(reference 31 "$in") || { echo "makedumpfile failed"; return 1; }
+	$check bitmaps "$base.d31" "$ref" "$in" && $check pages "$in" "$base.d31"
+}
+
+# t_refilter_mdf INPUT: makedumpfile's own -c -d 1 dump, re-filtered by
+# vmsift and by makedumpfile at -d 31: the same bitmaps; every page equal
+# to the original input's.
+t_refilter_mdf() {
+	local in=$1 base=$work/out/$(basename "$1").refmdf
+	rm -f "$base".*
+	makedumpfile -c -d 1 "$(makedumpfile_input "$in")" "$base.mdf1" >/dev/null 2>&1 || return 1
+	makedumpfile -l -d 31 "$base.mdf1" "$base.mdf31" >/dev/null 2>&1 || return 1
+	vmsift -p -d 31 --num-threads 2 --message-level 0 "$base.mdf1" "$base.vs31" || return 1
+	$check bitmaps "$base.vs31" "$base.mdf31" "$in" && $check pages "$in" "$base.vs31"
+}
+
+for in in "${vmcores[@]}"; do
+	name=$(basename "$in" .vmcore)
+	run_test "refilter $name: vmsift -d 1 to -d 31 equals makedumpfile -d 31" t_refilter "$in"
+	run_test "refilter $name: makedumpfile's dump re-filtered equals makedumpfile's" t_refilter_mdf "$in"
+done
+
+# Damaged kdump inputs: a descriptor pointing outside the file, one with
+# unknown flags, a bitmap claiming more pages than descriptors.
+t_bad_kdump() {
+	local what=$1 src=$work/bad/good.vmcore d=$work/badkdump msg rc
+	mkdir -p "$d" && rm -f "$d/$what".*
+	vmsift -c -d 0 --message-level 0 "$src" "$d/$what.kdump" || return 1
+	$PY - "$d/$what.kdump" "$what" <<'PY' || return 1
+import struct, sys
+path, what = sys.argv[1], sys.argv[2]
+b = bytearray(open(path, 'rb').read())
+bs, sub = struct.unpack_from('<ii', b, 428)
+bmblocks, = struct.unpack_from('<I', b, 436)
+desc = (1 + sub) * bs + bmblocks * bs
+if what == 'desc-outside':
+    struct.pack_into('<q', b, desc + 24 * 3, len(b) + 12345)
+elif what == 'desc-flags':
+    struct.pack_into('<I', b, desc + 24 * 3 + 12, 0x40)
+elif what == 'bitmap-overclaims':
+    half = bmblocks * bs // 2
+    b[(1 + sub) * bs + half:(1 + sub) * bs + 2 * half] = b'\xff' * half
+    b = b[:desc + 24 * 4]
+elif what == 'truncated-header':
+    b = b[:300]
+open(path, 'wb').write(b)
+PY
+	msg=$(timeout 20 vmsift -l -d 1 --message-level 4 "$d/$what.kdump" "$d/$what.out" 2>&1)
+	rc=$?
+	echo "$msg"
+	[ $rc -eq 1 ] || { echo "exit status $rc"; return 1; }
+	[[ $msg == *"$d/$what.kdump"* ]] || { echo "message does not name the file"; return 1; }
+	case $what in
+	desc-*) [[ $msg == *"pfn 0x"* ]] || { echo "message does not name the page"; return 1; } ;;
+	*) [[ $msg == *"offset"* ]] || { echo "message does not name the offset"; return 1; } ;;
+	esac
+	$check header "$d/$what.out" 2>/dev/null | grep -q '^status=' || return 0
+	$check header "$d/$what.out" | grep -Eq '^status=(8|10|12|40)$' || { echo "output left looking complete"; return 1; }
+}
+for what in desc-outside desc-flags bitmap-overclaims truncated-header; do
+	run_test "bad kdump input: $what" t_bad_kdump "$what"
+done
