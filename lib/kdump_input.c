@@ -342,30 +342,26 @@ static int read_desc(struct vs_reader *r, uint64_t pfn,
 	return 0;
 }
 
-static int check_desc(const struct vs_reader *r, uint64_t pfn,
+static int check_desc(const struct vs_reader *r,
 		      const struct kdump_page_desc *pd, struct vs_error *err)
 {
 	const struct vs_input *in = r->in;
 
 	if (pd->offset == 0)
-		return vs_err(err, "pfn 0x%llx was lost: the input dump is "
-			      "incomplete", (unsigned long long)pfn);
+		return vs_err(err, "lost: the input dump is incomplete");
 	if (pd->size == 0 || pd->size > in->page_size || pd->offset < 0 ||
 	    (uint64_t)pd->offset > in->file_size ||
 	    pd->size > in->file_size - (uint64_t)pd->offset)
-		return vs_err(err, "pfn 0x%llx: page descriptor (offset 0x%llx, "
-			      "size 0x%x) points outside the file (0x%llx)",
-			      (unsigned long long)pfn,
+		return vs_err(err, "page descriptor (offset 0x%llx, size 0x%x) "
+			      "points outside the file (0x%llx)",
 			      (unsigned long long)pd->offset, pd->size,
 			      (unsigned long long)in->file_size);
 	if (pd->flags && !vs_codec_by_flag(pd->flags))
-		return vs_err(err, "pfn 0x%llx: unknown compression flags 0x%x "
-			      "in its page descriptor", (unsigned long long)pfn,
-			      pd->flags);
+		return vs_err(err, "unknown compression flags 0x%x in its page "
+			      "descriptor", pd->flags);
 	if (!pd->flags && pd->size != in->page_size)
-		return vs_err(err, "pfn 0x%llx: raw page of 0x%x bytes, the page "
-			      "size is 0x%llx", (unsigned long long)pfn,
-			      pd->size, (unsigned long long)in->page_size);
+		return vs_err(err, "raw page of 0x%x bytes, the page size is "
+			      "0x%llx", pd->size, (unsigned long long)in->page_size);
 	return 0;
 }
 
@@ -384,23 +380,21 @@ int vs_kdump_read_page(struct vs_reader *r, uint64_t pfn, const uint8_t **page,
 	if (bitmap2_test(r, pfn, &set, err) < 0)
 		return -1;
 	if (!set)
-		return vs_err(err, "pfn 0x%llx is not in the dump",
-			      (unsigned long long)pfn);
-	if (read_desc(r, pfn, &pd, err) < 0 || check_desc(r, pfn, &pd, err) < 0)
+		return vs_err(err, "not in the dump");
+	if (read_desc(r, pfn, &pd, err) < 0 || check_desc(r, &pd, err) < 0)
 		return -1;
 	data = vs_window_get(r, VS_WIN_DATA, (uint64_t)pd.offset, pd.size,
 			     in->file_size, err);
 	if (!data)
-		return vs_err_ctx(err, "pfn 0x%llx", (unsigned long long)pfn);
+		return -1;
 	if (!pd.flags) {
 		*page = data;
 		return 0;
 	}
 	if (vs_codec_by_flag(pd.flags)->decompress(data, pd.size, r->bounce,
 						   in->page_size) < 0)
-		return vs_err(err, "pfn 0x%llx: %s data at offset 0x%llx (0x%x "
-			      "bytes) does not decompress to a page",
-			      (unsigned long long)pfn,
+		return vs_err(err, "%s data at offset 0x%llx (0x%x bytes) does "
+			      "not decompress to a page",
 			      vs_codec_by_flag(pd.flags)->name,
 			      (unsigned long long)pd.offset, pd.size);
 	*page = r->bounce;

@@ -214,8 +214,9 @@ static int read_phys_pages(struct vs_reader *r, uint64_t paddr, uint8_t *p,
 		const uint8_t *page;
 
 		if (vs_kdump_read_page(r, paddr >> in->page_shift, &page, err) < 0)
-			return vs_err_ctx(err, "physical address 0x%llx",
-					  (unsigned long long)paddr);
+			return vs_err_ctx(err, "physical address 0x%llx (pfn "
+					  "0x%llx)", (unsigned long long)paddr,
+					  (unsigned long long)(paddr >> in->page_shift));
 		memcpy(p, page + in_page, n);
 		p += n;
 		paddr += n;
