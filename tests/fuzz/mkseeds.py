@@ -6,6 +6,7 @@
 Writes OUTDIR/<target>/seed-*: compact ELF vmcores (elf), VMCOREINFO texts
 (vmcoreinfo; the one of VMCORE too, when given), flattened streams made by
 ../../vmsift -F from the compact vmcores (flat; needs `make` at the top),
+kdump-compressed files of them, one per codec (kdump),
 and patch lists for the filter target (filter).  The committed corpus
 (corpus/) started as these, minimized with libFuzzer's -merge=1.
 """
@@ -95,6 +96,17 @@ def main():
         stream = subprocess.run([VMSIFT, '-F', '--message-level', '0'] + args
                                 + [tmp], check=True, capture_output=True).stdout
         write(os.path.join(out, 'flat'), 'seed-' + name, stream)
+    for name, args in (('zlib-d0', ['-c', '-d', '0']), ('lzo-d1', ['-l', '-d', '1']),
+                       ('snappy-d0', ['-p', '-d', '0']), ('zstd-d1', ['-z', '-d', '1']),
+                       ('none-d0', ['--compression-level=0', '-d', '0'])):
+        dump = os.path.join(out, 'kdump.tmp')
+        if os.path.exists(dump):
+            os.unlink(dump)
+        subprocess.run([VMSIFT, '--message-level', '0'] + args + [tmp, dump],
+                       check=True)
+        with open(dump, 'rb') as f:
+            write(os.path.join(out, 'kdump'), 'seed-' + name, f.read())
+        os.unlink(dump)
     os.unlink(tmp)
     # filter: level byte, then (u16 offset/4, u8 length, bytes) records.
     for name, data in (('d31', b'\x1f'), ('d31-dump', b'\x3f'),
