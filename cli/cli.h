@@ -2,6 +2,8 @@
 #ifndef VMSIFT_CLI_H
 #define VMSIFT_CLI_H
 
+#include <stdint.h>
+
 #include "vmsift.h"
 
 /* --message-level bits, as makedumpfile's */
@@ -22,6 +24,8 @@ enum {
 	OPT_LEVEL,
 	OPT_DUMP_DMESG,
 	OPT_PARTIAL_DMESG,
+	OPT_CHECK_PARAMS,
+	OPT_DRY_RUN,
 	OPT_UNSUPPORTED,
 };
 
@@ -34,7 +38,10 @@ struct cli {
 	int partial_dmesg;           /* --partial-dmesg */
 	int help;
 	int version;
+	int check_params;            /* --check-params: validate, exit */
 	const char *vmcoreinfo;
+	unsigned levels[32];         /* -d 11,31: the retry levels */
+	unsigned nr_levels;
 	char **args;
 	int nargs;
 };
@@ -44,6 +51,7 @@ __attribute__((format(printf, 1, 2)))
 int cli_error(const char *fmt, ...);
 
 int cli_parse_dump_level(struct cli *c, const char *arg);
+int cli_parse_size(const char *arg, uint64_t *size);
 int cli_dump(struct cli *c);
 int cli_rebuild(struct cli *c);
 int cli_dump_dmesg(struct cli *c);

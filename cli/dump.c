@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,21 +38,74 @@ int cli_parse_dump_level(struct cli *c, const char *arg)
 {
 	const char *p = arg;
 
-	/* "-d 11,31": retry levels; the first is the one used. */
+	/* "-d 11,31": the levels to try, in order, when space runs out. */
+	c->nr_levels = 0;
 	do {
 		char *end;
 		long v;
 
 		errno = 0;
 		v = strtol(p, &end, 10);
-		if (errno || end == p || (*end && *end != ',') || v < 0 || v > 31)
+		if (errno || end == p || (*end && *end != ',') || v < 0 || v > 31 ||
+		    c->nr_levels == sizeof(c->levels) / sizeof(c->levels[0]))
 			return cli_error("invalid dump level '%s' (0-31, or a "
 					 "comma-separated list)", arg);
-		if (p == arg)
-			c->opts.dump_level = (unsigned)v;
+		c->levels[c->nr_levels++] = (unsigned)v;
 		p = *end ? end + 1 : end;
 	} while (*p);
+	c->opts.dump_level = c->levels[0];
 	return 0;
+}
+
+int cli_parse_size(const char *arg, uint64_t *size)
+{
+	static const char suffixes[] = "KMGTPE";
+	const char *sfx;
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (errno || end == arg || *arg == '-')
+		return -1;
+	if (*end) {
+		sfx = strchr(suffixes, *end);
+		if (!sfx || end[1])
+			return -1;
+		for (long i = 0; i <= sfx - suffixes; i++) {
+			if (v > UINT64_MAX / 1024)
+				return -1;
+			v *= 1024;
+		}
+	}
+	if (v == 0)
+		return -1;
+	*size = v;
+	return 0;
+}
+
+/* SIGINT and SIGTERM end the dump as an incomplete one, then exit 1. */
+static struct vmsift *signal_target;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	if (signal_target)
+		vmsift_cancel(signal_target);
+}
+
+static void catch_signals(struct vmsift *vs)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	signal_target = vs;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	/* A closed pipe under -F is a write error (EPIPE), not a death. */
+	signal(SIGPIPE, SIG_IGN);
 }
 
 static double now(void)
@@ -164,10 +219,29 @@ static int open_input(struct vmsift *vs, const struct cli *c)
 	return 0;
 }
 
-static int run(struct vmsift *vs, struct cli *c, int fd, const char *name)
+/* Start over at the next -d level after running out of space, as
+ * makedumpfile does; a stream already sent cannot be taken back. */
+static int retry_next(const struct cli *c, const struct vmsift_stats *st,
+		      unsigned i, int fd, const char *name)
+{
+	if (!st->out_of_space || st->cancelled || i + 1 >= c->nr_levels ||
+	    c->opts.flattened || c->opts.dry_run)
+		return 0;
+	if (ftruncate(fd, 0) < 0) {
+		cli_error("cannot truncate '%s' to retry: %s", name,
+			  strerror(errno));
+		return 0;
+	}
+	if (c->message_level & ML_COMMON)
+		fprintf(stderr, "vmsift: retrying at dump level %u\n",
+			c->levels[i + 1]);
+	return 1;
+}
+
+static int run(struct vmsift *vs, struct cli *c, int fd, const char *name,
+	       struct vmsift_stats *st)
 {
 	struct progress pr = { .out = stderr, .tty = isatty(STDERR_FILENO) };
-	struct vmsift_stats st;
 	int ret;
 
 	if (c->message_level & ML_PROGRESS) {
@@ -175,42 +249,62 @@ static int run(struct vmsift *vs, struct cli *c, int fd, const char *name)
 		c->opts.progress = show_progress;
 		c->opts.progress_arg = &pr;
 	}
-	ret = vmsift_dump(vs, &c->opts, fd, name);
-	vmsift_get_stats(vs, &st);
-	if (ret < 0)
-		cli_error("%s", vmsift_error(vs));
+	if (c->nr_levels == 0)
+		c->levels[c->nr_levels++] = c->opts.dump_level;
+	for (unsigned i = 0;; i++) {
+		c->opts.dump_level = c->levels[i];
+		ret = vmsift_dump(vs, &c->opts, fd, name);
+		vmsift_get_stats(vs, st);
+		if (ret < 0)
+			cli_error("%s", vmsift_error(vs));
+		if (ret == 0 || !retry_next(c, st, i, fd, name))
+			break;
+	}
 	if (c->message_level & ML_REPORT)
-		print_report(c, &st);
+		print_report(c, st);
 	return ret;
 }
 
 int cli_dump(struct cli *c)
 {
+	struct vmsift_stats st = { 0 };
 	struct vmsift *vs;
 	const char *name;
 	int fd = STDOUT_FILENO, created = 0, ret = -1;
 
 	if (check_dump_args(c) < 0)
 		return 1;
+	if (c->check_params)
+		return 0;
 	vs = vmsift_new();
 	if (!vs)
 		return cli_error("out of memory"), 1;
+	catch_signals(vs);
 	if (open_input(vs, c) < 0)
 		goto out;
 	name = c->opts.flattened ? "<stdout>" : c->args[1];
-	if (!c->opts.flattened && (fd = open_output(c, name, &created)) < 0)
+	if (c->opts.dry_run)
+		fd = -1;
+	else if (!c->opts.flattened && (fd = open_output(c, name, &created)) < 0)
 		goto out;
-	ret = run(vs, c, fd, name);
-	if (!c->opts.flattened && close(fd) < 0 && ret == 0)
+	ret = run(vs, c, fd, name, &st);
+	if (fd >= 0 && !c->opts.flattened && close(fd) < 0 && ret == 0)
 		ret = cli_error("cannot close '%s': %s", name, strerror(errno));
-	if (ret == 0 && (c->message_level & ML_COMMON))
+	/* A dump that failed before it held anything goes; one cut short
+	 * stays, marked incomplete, for what it holds. */
+	if (ret < 0 && created && !st.incomplete)
+		unlink(name);
+	if (ret == 0 && !c->opts.dry_run && (c->message_level & ML_COMMON))
 		fprintf(report_stream(c), "The dumpfile is saved to %s.\n\n"
 			"vmsift Completed.\n", name);
+	else if (ret < 0 && st.incomplete && (c->message_level & ML_COMMON))
+		fprintf(stderr, "vmsift: the incomplete dump is kept in %s\n",
+			name);
 out:
+	signal_target = NULL;
 	if (ret < 0 && (c->message_level & ML_COMMON))
 		fprintf(stderr, "\nvmsift Failed.\n");
 	vmsift_free(vs);
-	(void)created;
 	return ret < 0 ? 1 : 0;
 }
 

@@ -38,8 +38,8 @@ static const struct option long_opts[] = {
 	{ "eppic", required_argument, NULL, OPT_UNSUPPORTED },
 	{ "mem-usage", no_argument, NULL, OPT_UNSUPPORTED },
 	{ "splitblock-size", required_argument, NULL, OPT_UNSUPPORTED },
-	{ "check-params", no_argument, NULL, OPT_UNSUPPORTED },
-	{ "dry-run", no_argument, NULL, OPT_UNSUPPORTED },
+	{ "check-params", no_argument, NULL, OPT_CHECK_PARAMS },
+	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 	{ "extension", required_argument, NULL, OPT_UNSUPPORTED },
 	{ NULL, 0, NULL, 0 },
 };
@@ -63,12 +63,18 @@ static void usage(FILE *f)
 "  -d LEVEL         exclude pages: 1 zero, 2 non-private cache,\n"
 "                   4 private cache, 8 user data, 16 free (sum, 0-31)\n"
 "  -f               overwrite an existing DUMPFILE\n"
+"  -L SIZE          write at most SIZE bytes (K, M, G, T suffixes); a dump\n"
+"                   cut there is kept, marked incomplete, unless -d lists\n"
+"                   another level to retry with (-d 1,31)\n"
+"  -b ORDER         accepted for compatibility (write cache size)\n"
 "  -i VMCOREINFO    take VMCOREINFO from this text file\n"
 "  --non-mmap       read VMCORE with read(), never mmap()\n"
 "  --num-threads N  worker threads (default: CPUs online)\n"
 "  --compression-level N  codec level (zlib 1-12, zstd -7-22; default 1)\n"
 "  --message-level N  1 progress, 2 common, 4 error, 8 debug, 16 report\n"
 "  --show-stats     print the report of excluded pages\n"
+"  --dry-run        do everything but write the dump\n"
+"  --check-params   check the command line, then exit\n"
 "  --dump-dmesg     write the kernel's log buffer to LOGFILE as text\n"
 "  --partial-dmesg  with --dump-dmesg: only since the last 'dmesg --clear'\n"
 "  --cyclic-buffer KB, --work-dir DIR  accepted for compatibility\n"
@@ -122,6 +128,19 @@ static int parse_option(struct cli *c, int opt, const char *arg)
 	case 'h': c->help = 1; return 0;
 	case 'v': c->version = 1; return 0;
 	case OPT_NON_MMAP: c->opts.no_mmap = 1; return 0;
+	case OPT_CHECK_PARAMS: c->check_params = 1; return 0;
+	case OPT_DRY_RUN: c->opts.dry_run = 1; return 0;
+	case 'L':
+		if (cli_parse_size(arg, &c->opts.size_limit) < 0)
+			return cli_error("invalid size limit '%s' (bytes, or "
+					 "with a K, M, G, T, P or E suffix)", arg);
+		return 0;
+	case 'b':
+		/* makedumpfile's write cache of 2^ORDER pages: vmsift's
+		 * buffers are sized on their own; checked and accepted. */
+		if (parse_number(arg, 0, 20, &v) < 0)
+			return cli_error("invalid block order '%s' (0-20)", arg);
+		return 0;
 	case OPT_SHOW_STATS: c->message_level |= ML_REPORT; return 0;
 	case OPT_DUMP_DMESG: c->dump_dmesg = 1; return 0;
 	case OPT_PARTIAL_DMESG: c->partial_dmesg = 1; return 0;
@@ -158,7 +177,7 @@ static int parse_args(struct cli *c, int argc, char **argv)
 		if (opt == OPT_UNSUPPORTED)
 			return cli_error("option '--%s' is not implemented yet",
 					 long_opts[idx].name);
-		if (opt < 128 && strchr("bgeLXx", opt))
+		if (opt < 128 && strchr("geXx", opt))
 			return cli_error("option '-%c' is not implemented yet",
 					 opt);
 		if (opt == '?') {

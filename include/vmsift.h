@@ -63,6 +63,8 @@ struct vmsift_options {
 	int flattened;               /* write makedumpfile's flattened stream */
 	int no_mmap;                 /* read the input with pread only */
 	unsigned threads;            /* worker threads; 0: CPUs online */
+	uint64_t size_limit;         /* bytes of output at most (-L); 0: none */
+	int dry_run;                 /* do everything but write (--dry-run) */
 	vmsift_progress_fn *progress;
 	void *progress_arg;
 };
@@ -82,6 +84,9 @@ struct vmsift_stats {
 	uint64_t dumped;             /* pages with data in the dump */
 	uint64_t bytes_written;      /* bytes of dump written */
 	uint64_t doubtful;           /* pages kept because their metadata was unreadable */
+	int incomplete;              /* the dump was cut short and says so */
+	int out_of_space;            /* ... because the disk or -L was full */
+	int cancelled;               /* ... because vmsift_cancel() was called */
 };
 
 struct vmsift;
@@ -106,6 +111,11 @@ int vmsift_set_vmcoreinfo_file(struct vmsift *vs, const char *path);
  * OUT_NAME names it in messages.  Fills vmsift_stats. */
 int vmsift_dump(struct vmsift *vs, const struct vmsift_options *opts,
 		int out_fd, const char *out_name);
+
+/* Ask a running vmsift_dump() to stop: it ends the dump as an
+ * incomplete one (readable, flagged so) and fails.  Safe to call from a
+ * signal handler or another thread. */
+void vmsift_cancel(struct vmsift *vs);
 
 /* The counts of the last vmsift_dump(). */
 void vmsift_get_stats(const struct vmsift *vs, struct vmsift_stats *st);

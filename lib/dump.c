@@ -82,6 +82,18 @@ int vmsift_set_vmcoreinfo_file(struct vmsift *vs, const char *path)
 	return ret;
 }
 
+void vmsift_cancel(struct vmsift *vs)
+{
+	atomic_store(&vs->cancel, 1);
+}
+
+int vs_check_cancel(const struct vs_dump *d, struct vs_error *err)
+{
+	if (d->cancel && atomic_load(d->cancel))
+		return vs_err(err, "interrupted");
+	return 0;
+}
+
 void vmsift_get_stats(const struct vmsift *vs, struct vmsift_stats *st)
 {
 	*st = vs->stats;
@@ -209,6 +221,9 @@ static void fill_stats(struct vmsift *vs, const struct vs_dump *d)
 	st->no_data = d->no_data;
 	st->dumped = d->dumped - d->zero;
 	st->bytes_written = d->sink.bytes;
+	st->incomplete = d->incomplete;
+	st->out_of_space = d->sink.out_of_space;
+	st->cancelled = d->cancel && atomic_load(d->cancel);
 }
 
 static int run_dump(struct vmsift *vs, struct vs_dump *d, int out_fd,
@@ -234,7 +249,8 @@ static int run_dump(struct vmsift *vs, struct vs_dump *d, int out_fd,
 	d->nworkers = d->nthreads ? d->nthreads : 1;
 	ret = new_workers(d, err);
 	if (ret == 0)
-		ret = vs_sink_open(&d->sink, out_fd, out_name, o->flattened, err);
+		ret = vs_sink_open(&d->sink, out_fd, out_name, o->flattened,
+				   o->dry_run, o->size_limit, err);
 	if (ret == 0)
 		ret = o->format == VMSIFT_FORMAT_ELF ? vs_write_elf(d, err) :
 						      vs_write_kdump(d, err);
@@ -253,10 +269,11 @@ static int run_dump(struct vmsift *vs, struct vs_dump *d, int out_fd,
 int vmsift_dump(struct vmsift *vs, const struct vmsift_options *opts,
 		int out_fd, const char *out_name)
 {
-	struct vs_dump d = { .in = &vs->in, .opts = opts };
+	struct vs_dump d = { .in = &vs->in, .opts = opts, .cancel = &vs->cancel };
 	int ret;
 
 	vs_err_clear(&vs->err);
+	atomic_store(&vs->cancel, 0);
 	if (check_options(vs, opts, &vs->err) < 0)
 		return -1;
 	d.codec = vs_codec_get(opts->codec);

@@ -12,6 +12,8 @@
 #ifndef VMSIFT_DUMP_H
 #define VMSIFT_DUMP_H
 
+#include <stdatomic.h>
+
 #include "codec.h"
 #include "filter.h"
 #include "input.h"
@@ -40,7 +42,12 @@ struct vs_dump {
 	uint64_t dumped;                      /* pages written with data */
 	uint64_t done;                        /* pfns handled, for progress */
 	int incomplete;                       /* cut short */
+	atomic_int *cancel;                   /* vmsift_cancel() was called */
 };
+
+/* Fails with "interrupted" once vmsift_cancel() was called: the writers
+ * ask between chunks. */
+int vs_check_cancel(const struct vs_dump *d, struct vs_error *err);
 
 struct vs_worker {
 	const struct vs_dump *d;

@@ -84,7 +84,8 @@ static int elf_select_consume(void *arg, uint64_t index, void *slot,
 	struct elf_writer *w = arg;
 	struct elf_slot *s = slot;
 
-	(void)err;
+	if (vs_check_cancel(w->d, err) < 0)
+		return -1;
 	memcpy(w->bitmap + index * (VS_SELECT_PFNS / 64), s->bits2,
 	       sizeof(s->bits2));
 	w->d->present += vs_bits_count(s->bits1, VS_SELECT_PFNS / 64);
@@ -274,7 +275,8 @@ static int copy_piece(struct elf_writer *w, const struct elf_piece *p,
 		uint64_t n = p->filesz - done < ELF_COPY_BUF ?
 			     p->filesz - done : ELF_COPY_BUF;
 
-		if (vs_read_phys(&d->workers[0]->reader, p->paddr + done, buf,
+		if (vs_check_cancel(d, err) < 0 ||
+		    vs_read_phys(&d->workers[0]->reader, p->paddr + done, buf,
 				 n, err) < 0 ||
 		    vs_sink_write(&d->sink, buf, n, p->offset + done, err) < 0)
 			return -1;

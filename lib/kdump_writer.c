@@ -65,6 +65,7 @@ struct kd_writer {
 	uint8_t *bitmap2_mem;        /* when the output cannot be read back */
 	uint64_t ndumpable;
 	uint64_t copy_pfns;          /* pfns per copy chunk */
+	int copying;                 /* header and bitmaps are in the file */
 	/* copy phase */
 	uint64_t zero_off;
 	uint64_t data_next;          /* offset of the next page's data */
@@ -206,6 +207,8 @@ static int select_consume(void *arg, uint64_t index, void *slot,
 	uint64_t off = index * (VS_SELECT_PFNS / 8);
 	uint64_t len = w->lay.bitmap_len - off;
 
+	if (vs_check_cancel(w->d, err) < 0)
+		return -1;
 	if (len > VS_SELECT_PFNS / 8)
 		len = VS_SELECT_PFNS / 8;
 	if (vs_sink_write(&w->d->sink, s->bits1, len, w->lay.bitmap1_off + off,
@@ -400,6 +403,8 @@ static int copy_consume(void *arg, uint64_t index, void *slot,
 	const struct copy_slot *s = slot;
 	const uint8_t *data = s->data;
 
+	if (vs_check_cancel(d, err) < 0)
+		return -1;
 	for (uint32_t i = 0; i < s->npages; i++) {
 		const struct page_rec *rec = &s->recs[i];
 
@@ -519,6 +524,7 @@ static int write_all(struct kd_writer *w, struct vs_error *err)
 		return -1;
 	w->lay.data_off = w->lay.desc_off +
 			  w->ndumpable * sizeof(struct kdump_page_desc);
+	w->copying = 1;
 	if (run_copy(w, err) < 0) {
 		salvage(w);
 		return -1;
@@ -551,8 +557,10 @@ int vs_write_kdump(struct vs_dump *d, struct vs_error *err)
 	for (unsigned i = 0; i < d->nworkers; i++)
 		d->workers[i]->writer = &w;
 	ret = write_all(&w, err);
+	/* Cut short after the bitmaps: a readable dump of what it holds.
+	 * Before them there is no dump to speak of. */
 	if (ret < 0)
-		d->incomplete = 1;
+		d->incomplete = w.copying;
 out:
 	free(w.bitmap2_mem);
 	free(w.data);

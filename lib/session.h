@@ -2,6 +2,8 @@
 #ifndef VMSIFT_SESSION_H
 #define VMSIFT_SESSION_H
 
+#include <stdatomic.h>
+
 #include "error.h"
 #include "input.h"
 #include "vmsift.h"
@@ -12,6 +14,7 @@ struct vmsift {
 	int opened;
 	struct vmsift_stats stats;
 	char *doubts;                /* what filtering found doubtful */
+	atomic_int cancel;           /* set by vmsift_cancel() */
 };
 
 #endif

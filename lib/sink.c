@@ -1,5 +1,6 @@
 /* sink.c - file and flattened-stream output (sink.h). */
 #include <endian.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -25,7 +26,7 @@ static int write_flat_header(struct vs_sink *s, struct vs_error *err)
 }
 
 int vs_sink_open(struct vs_sink *s, int fd, const char *name, int flat,
-		 struct vs_error *err)
+		 int dry_run, uint64_t limit, struct vs_error *err)
 {
 	struct stat st;
 	int mode;
@@ -34,6 +35,10 @@ int vs_sink_open(struct vs_sink *s, int fd, const char *name, int flat,
 	s->fd = fd;
 	s->name = name;
 	s->flat = flat;
+	s->dry_run = dry_run;
+	s->limit = limit;
+	if (dry_run)
+		return 0;
 	if (flat)
 		return write_flat_header(s, err);
 	if (fstat(fd, &st) < 0)
@@ -47,11 +52,39 @@ int vs_sink_open(struct vs_sink *s, int fd, const char *name, int flat,
 	return 0;
 }
 
+static int full(struct vs_sink *s, size_t len, uint64_t off,
+		struct vs_error *err)
+{
+	s->out_of_space = 1;
+	return vs_err(err, "cannot write 0x%zx bytes at offset 0x%llx of '%s': "
+		      "the size limit of %llu bytes (-L) is reached", len,
+		      (unsigned long long)off, s->name,
+		      (unsigned long long)s->limit);
+}
+
+static int failed(struct vs_sink *s, size_t len, uint64_t off,
+		  struct vs_error *err)
+{
+	if (errno == ENOSPC || errno == EDQUOT || errno == EFBIG)
+		s->out_of_space = 1;
+	return vs_err_sys(err, "cannot write 0x%zx bytes %s 0x%llx %s '%s'",
+			  len, s->flat ? "for offset" : "at offset",
+			  (unsigned long long)off, s->flat ? "to" : "of",
+			  s->name);
+}
+
 int vs_sink_write(struct vs_sink *s, const void *buf, size_t len,
 		  uint64_t off, struct vs_error *err)
 {
 	if (len == 0)
 		return 0;
+	if (s->limit && (s->flat ? s->bytes + sizeof(struct flat_record) + len :
+			 off + len) > s->limit)
+		return full(s, len, off, err);
+	if (s->dry_run) {
+		s->bytes += len;
+		return 0;
+	}
 	if (s->flat) {
 		struct flat_record rec = {
 			.offset = (int64_t)htobe64(off),
@@ -60,13 +93,10 @@ int vs_sink_write(struct vs_sink *s, const void *buf, size_t len,
 
 		if (vs_write_full(s->fd, &rec, sizeof(rec)) < 0 ||
 		    vs_write_full(s->fd, buf, len) < 0)
-			return vs_err_sys(err, "cannot write 0x%zx bytes for "
-					  "offset 0x%llx to '%s'", len,
-					  (unsigned long long)off, s->name);
+			return failed(s, len, off, err);
+		s->bytes += sizeof(rec);
 	} else if (vs_pwrite_full(s->fd, buf, len, off) < 0) {
-		return vs_err_sys(err, "cannot write 0x%zx bytes at offset "
-				  "0x%llx of '%s'", len,
-				  (unsigned long long)off, s->name);
+		return failed(s, len, off, err);
 	}
 	s->bytes += len;
 	return 0;
@@ -79,7 +109,7 @@ int vs_sink_close(struct vs_sink *s, struct vs_error *err)
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 	};
 
-	if (s->flat && vs_write_full(s->fd, end, sizeof(end)) < 0)
+	if (s->flat && !s->dry_run && vs_write_full(s->fd, end, sizeof(end)) < 0)
 		return vs_err_sys(err, "cannot end the flattened stream on '%s'",
 				  s->name);
 	return 0;

@@ -18,12 +18,16 @@ struct vs_sink {
 	const char *name;
 	int flat;                    /* flattened stream */
 	int readable;                /* seekable and open for reading too */
+	int dry_run;                 /* count, write nothing */
+	uint64_t limit;              /* -L: the file (or stream) size at most */
 	uint64_t bytes;              /* bytes of dump written */
+	int out_of_space;            /* a write failed: disk full or -L */
 };
 
-/* Start writing to FD; writes the flattened header when FLAT. */
+/* Start writing to FD; writes the flattened header when FLAT.  With
+ * DRY_RUN nothing is written and FD is not used. */
 int vs_sink_open(struct vs_sink *s, int fd, const char *name, int flat,
-		 struct vs_error *err);
+		 int dry_run, uint64_t limit, struct vs_error *err);
 int vs_sink_write(struct vs_sink *s, const void *buf, size_t len,
 		  uint64_t off, struct vs_error *err);
 /* Ends a flattened stream with its end marker. */

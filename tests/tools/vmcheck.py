@@ -15,6 +15,8 @@ and compares page by page.  Subcommands:
                              of the same level), pages it excludes may go
   normalize QEMU_IN OUT      copy a QEMU-layout vmcore with its program
                              headers moved to offset 64 (for makedumpfile)
+  incomplete INPUT DUMP      a dump cut short says so, and every page it
+                             still holds equals the input's
   header DUMP                print the kdump header fields as key=value
 
 Exit status 0 when the check passes; 1 with a message naming the pfn
@@ -161,6 +163,37 @@ def check_pages(input_path, dump_path):
           (kept, absent))
 
 
+def check_incomplete(input_path, dump_path):
+    """A dump cut short: flagged incomplete, opened by libkdumpfile, every
+    page with data equal to the input's, the lost ones all after them."""
+    elf = Elf(input_path)
+    kd = Kdump(dump_path)
+    if not kd.status & 0x8:
+        fail('the dump is not marked incomplete (status %#x)' % kd.status)
+    k, kmod = open_kdumpfile(dump_path)
+    desc_off = (1 + kd.sub_hdr_size + kd.bitmap_blocks) * kd.block_size
+    with open(dump_path, 'rb') as f:
+        data = f.read()
+    index = intact = lost = 0
+    for pfn in range(kd.max_mapnr_64):
+        if not Kdump.bit(kd.bitmap2, pfn):
+            continue
+        rec = data[desc_off + 24 * index:desc_off + 24 * index + 24]
+        index += 1
+        off = struct.unpack_from('<q', rec)[0] if len(rec) == 24 else 0
+        if off == 0:
+            lost += 1
+            continue
+        if lost:
+            fail('pfn %#x has data after lost pages' % pfn)
+        got = k.read(kmod.KDUMP_MACHPHYSADDR, pfn * PAGE, PAGE)
+        if got != elf.read(pfn * PAGE, PAGE):
+            fail('pfn %#x: page differs from the input' % pfn)
+        intact += 1
+    print('ok: incomplete dump, %d pages intact, %d lost after them' %
+          (intact, lost))
+
+
 def check_bitmaps(dump_path, ref_path, input_path):
     elf = Elf(input_path)
     ours, ref = Kdump(dump_path), Kdump(ref_path)
@@ -250,6 +283,8 @@ def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == 'pages':
         check_pages(*args)
+    elif cmd == 'incomplete':
+        check_incomplete(*args)
     elif cmd == 'bitmaps':
         check_bitmaps(*args)
     elif cmd == 'elf':

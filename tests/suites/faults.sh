@@ -1,0 +1,118 @@
+# tests/suites/faults.sh - a dump always comes out: a full disk at any
+# write, a size limit with and without retry levels, SIGTERM/SIGINT in the
+# middle.  Each time: exit 1, and what is left is readable, says it is
+# incomplete, and holds intact every page written before the cut.
+# Sourced by tests/run.
+
+fault_dir=$work/faults
+mkdir -p "$fault_dir"
+shim=$fault_dir/writefail.so
+cc -shared -fPIC -O2 -o "$shim" "$top/tests/faults/writefail.c" -ldl 2>&1 || shim=
+
+# count_writes ARGS...: how many writes a dump makes (through the shim).
+count_writes() {
+	rm -f "$fault_dir/count" "$fault_dir/count.out"
+	LD_PRELOAD=$shim WRITEFAIL_COUNT=$fault_dir/count \
+		vmsift "$@" --message-level 0 "$fault_dir/count.out" >/dev/null || return 1
+	cat "$fault_dir/count"
+}
+
+# t_enospc_every INPUT FORMAT: fail the K-th write for every K.
+t_enospc_every() {
+	local in=$1 fmt=$2 n k out rc
+	[ -n "$shim" ] || { echo "cannot build the write-failure shim"; return 1; }
+	n=$(count_writes $fmt -d 1 --num-threads 2 "$in") || return 1
+	[ "$n" -gt 3 ] || { echo "only $n writes?"; return 1; }
+	for k in $(seq 1 "$n"); do
+		out=$fault_dir/enospc.$k
+		rm -f "$out"
+		LD_PRELOAD=$shim WRITEFAIL_AT=$k vmsift $fmt -d 1 --num-threads 2 \
+			--message-level 0 "$in" "$out" 2>"$out.err"
+		rc=$?
+		[ $rc -eq 1 ] || { echo "write $k of $n: exit $rc"; cat "$out.err"; return 1; }
+		grep -q "No space left" "$out.err" || { echo "write $k: no ENOSPC message"; cat "$out.err"; return 1; }
+		[ -e "$out" ] || continue      # cut before the bitmaps: no dump
+		if [ "$fmt" = -E ]; then
+			$PY - "$out" <<'PY' || { echo "write $k: ELF not marked incomplete"; return 1; }
+import struct, sys
+d = open(sys.argv[1], 'rb').read(64)
+sys.exit(0 if len(d) < 64 or struct.unpack_from('<I', d, 48)[0] & 1 else 1)
+PY
+		else
+			$check incomplete "$in" "$out" >/dev/null || { echo "write $k of $n:"; $check incomplete "$in" "$out"; return 1; }
+		fi
+	done
+	echo "failed each of $n writes: every result readable and marked incomplete"
+}
+
+# t_enospc_points INPUT: a full disk at 8 points through a real dump.
+t_enospc_points() {
+	local in=$1 n k i out kept=0
+	[ -n "$shim" ] || { echo "cannot build the write-failure shim"; return 1; }
+	n=$(count_writes -z -d 31 "$in") || return 1
+	for i in 1 2 3 4 5 6 7 8; do
+		k=$(( (n * i) / 9 + 1 ))
+		out=$fault_dir/points.$i
+		rm -f "$out"
+		LD_PRELOAD=$shim WRITEFAIL_AT=$k vmsift -z -d 31 --message-level 0 \
+			"$in" "$out" 2>/dev/null && { echo "write $k: exit 0"; return 1; }
+		# Cut before the bitmaps were out: no dump is left at all.
+		[ -e "$out" ] || continue
+		$check incomplete "$in" "$out" || return 1
+		kept=$((kept + 1))
+	done
+	[ $kept -ge 6 ] || { echo "only $kept of 8 cut dumps were kept"; return 1; }
+}
+
+# t_limit INPUT: -L cuts, the dump is kept and marked; with -d 1,31 the
+# retry at 31 fits and the result equals a plain -d 31 dump.
+t_limit() {
+	local in=$1 base=$fault_dir/limit size31
+	rm -f "$base".*
+	vmsift -l -d 31 --message-level 0 "$in" "$base.d31" || return 1
+	size31=$(stat -c %s "$base.d31")
+	vmsift -l -d 1 -L $((size31 + 4096)) --message-level 0 "$in" "$base.cut" 2>/dev/null &&
+		{ echo "-L did not stop the dump"; return 1; }
+	[ "$(stat -c %s "$base.cut")" -le $((size31 + 4096)) ] || { echo "file exceeds -L"; return 1; }
+	$check incomplete "$in" "$base.cut" || return 1
+	vmsift -l -d 1,31 -L $((size31 + 4096)) --message-level 0 "$in" "$base.retry" 2>/dev/null ||
+		{ echo "the retry at -d 31 failed"; return 1; }
+	cmp "$base.retry" "$base.d31"
+}
+
+# t_signal INPUT SIG THREADS: a dump interrupted midway exits 1 promptly,
+# leaving a readable dump marked incomplete.
+t_signal() {
+	local in=$1 sig=$2 threads=$3 out=$fault_dir/signal.$2.$3 pid rc
+	[ -n "$shim" ] || { echo "cannot build the write-failure shim"; return 1; }
+	rm -f "$out"
+	LD_PRELOAD=$shim WRITEFAIL_DELAY_US=20000 vmsift -c -d 1 --num-threads "$threads" \
+		--message-level 0 "$in" "$out" 2>"$out.err" &
+	pid=$!
+	sleep 1
+	kill -"$sig" $pid
+	for _ in $(seq 1 100); do
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 $pid 2>/dev/null; then
+		kill -9 $pid
+		echo "still running 10 s after SIG$sig"
+		return 1
+	fi
+	wait $pid
+	rc=$?
+	[ $rc -eq 1 ] || { echo "exit status $rc"; cat "$out.err"; return 1; }
+	grep -q interrupted "$out.err" || { cat "$out.err"; return 1; }
+	$check incomplete "$in" "$out"
+}
+
+fault_in=${vmcores[0]:-}
+run_test "faults: full disk at every write (kdump)" t_enospc_every "$work/bad/good.vmcore" -c
+run_test "faults: full disk at every write (ELF)" t_enospc_every "$work/bad/good.vmcore" -E
+if [ -n "$fault_in" ]; then
+	run_test "faults: full disk at 8 points of a real dump" t_enospc_points "$fault_in"
+	run_test "faults: -L cuts and marks; -d 1,31 retries and fits" t_limit "$fault_in"
+	run_test "faults: SIGTERM mid-dump, 1 thread" t_signal "$fault_in" TERM 1
+	run_test "faults: SIGINT mid-dump, 4 threads" t_signal "$fault_in" INT 4
+fi
