@@ -25,6 +25,9 @@ enum {
 	OPT_DUMP_DMESG,
 	OPT_PARTIAL_DMESG,
 	OPT_CHECK_PARAMS,
+	OPT_SPLIT,
+	OPT_REASSEMBLE,
+	OPT_SPLITBLOCK_SIZE,
 	OPT_DRY_RUN,
 	OPT_UNSUPPORTED,
 };
@@ -39,6 +42,8 @@ struct cli {
 	int help;
 	int version;
 	int check_params;            /* --check-params: validate, exit */
+	int split;                   /* --split */
+	int reassemble;              /* --reassemble */
 	const char *vmcoreinfo;
 	unsigned levels[32];         /* -d 11,31: the retry levels */
 	unsigned nr_levels;
@@ -54,6 +59,8 @@ int cli_parse_dump_level(struct cli *c, const char *arg);
 int cli_parse_size(const char *arg, uint64_t *size);
 int cli_dump(struct cli *c);
 int cli_rebuild(struct cli *c);
+int cli_reassemble(struct cli *c);
+int cli_split(struct cli *c);
 int cli_dump_dmesg(struct cli *c);
 /* Create PATH for output: 0600, never over an existing file or through a
  * symlink unless -f; prints the error and returns -1 on failure. */

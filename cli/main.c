@@ -25,8 +25,8 @@ static const struct option long_opts[] = {
 	{ "cyclic-buffer", required_argument, NULL, OPT_CYCLIC_BUFFER },
 	{ "work-dir", required_argument, NULL, OPT_WORK_DIR },
 	{ "compression-level", required_argument, NULL, OPT_LEVEL },
-	{ "split", no_argument, NULL, OPT_UNSUPPORTED },
-	{ "reassemble", no_argument, NULL, OPT_UNSUPPORTED },
+	{ "split", no_argument, NULL, OPT_SPLIT },
+	{ "reassemble", no_argument, NULL, OPT_REASSEMBLE },
 	{ "xen-syms", required_argument, NULL, OPT_UNSUPPORTED },
 	{ "xen-vmcoreinfo", required_argument, NULL, OPT_UNSUPPORTED },
 	{ "xen_phys_start", required_argument, NULL, OPT_UNSUPPORTED },
@@ -37,7 +37,7 @@ static const struct option long_opts[] = {
 	{ "diskset", required_argument, NULL, OPT_UNSUPPORTED },
 	{ "eppic", required_argument, NULL, OPT_UNSUPPORTED },
 	{ "mem-usage", no_argument, NULL, OPT_UNSUPPORTED },
-	{ "splitblock-size", required_argument, NULL, OPT_UNSUPPORTED },
+	{ "splitblock-size", required_argument, NULL, OPT_SPLITBLOCK_SIZE },
 	{ "check-params", no_argument, NULL, OPT_CHECK_PARAMS },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 	{ "extension", required_argument, NULL, OPT_UNSUPPORTED },
@@ -52,6 +52,8 @@ static void usage(FILE *f)
 "              [--show-stats] VMCORE DUMPFILE\n"
 "       vmsift -F [options] VMCORE > STREAM\n"
 "       vmsift -R DUMPFILE < STREAM\n"
+"       vmsift --split [options] VMCORE DUMPFILE1 DUMPFILE2 [...]\n"
+"       vmsift --reassemble DUMPFILE1 DUMPFILE2 [...] DUMPFILE\n"
 "       vmsift --dump-dmesg [--partial-dmesg] [-f] VMCORE LOGFILE\n"
 "\n"
 "Save a Linux crash dump (makedumpfile's command line).\n"
@@ -60,6 +62,9 @@ static void usage(FILE *f)
 "  -E               write an ELF core file instead of kdump-compressed\n"
 "  -F               write makedumpfile's flattened stream to stdout\n"
 "  -R               rebuild DUMPFILE from a flattened stream on stdin\n"
+"  --split          write N kdump files, each a pfn range, in one pass\n"
+"  --splitblock-size KB  the unit that balances --split (default 1 GiB)\n"
+"  --reassemble     merge split files into the file a direct dump gives\n"
 "  -d LEVEL         exclude pages: 1 zero, 2 non-private cache,\n"
 "                   4 private cache, 8 user data, 16 free (sum, 0-31)\n"
 "  -f               overwrite an existing DUMPFILE\n"
@@ -129,6 +134,13 @@ static int parse_option(struct cli *c, int opt, const char *arg)
 	case 'v': c->version = 1; return 0;
 	case OPT_NON_MMAP: c->opts.no_mmap = 1; return 0;
 	case OPT_CHECK_PARAMS: c->check_params = 1; return 0;
+	case OPT_SPLIT: c->split = 1; return 0;
+	case OPT_REASSEMBLE: c->reassemble = 1; return 0;
+	case OPT_SPLITBLOCK_SIZE:
+		if (parse_number(arg, 1, 1L << 40, &v) < 0)
+			return cli_error("invalid splitblock size '%s' (KiB)", arg);
+		c->opts.splitblock_size = (uint64_t)v << 10;
+		return 0;
 	case OPT_DRY_RUN: c->opts.dry_run = 1; return 0;
 	case 'L':
 		if (cli_parse_size(arg, &c->opts.size_limit) < 0)
@@ -213,6 +225,10 @@ int main(int argc, char **argv)
 	}
 	if (c.rebuild)
 		return cli_rebuild(&c);
+	if (c.reassemble)
+		return cli_reassemble(&c);
+	if (c.split)
+		return cli_split(&c);
 	if (c.dump_dmesg || c.partial_dmesg)
 		return cli_dump_dmesg(&c);
 	return cli_dump(&c);

@@ -64,6 +64,7 @@ struct vmsift_options {
 	int no_mmap;                 /* read the input with pread only */
 	unsigned threads;            /* worker threads; 0: CPUs online */
 	uint64_t size_limit;         /* bytes of output at most (-L); 0: none */
+	uint64_t splitblock_size;    /* bytes; split balance unit; 0: 1 GiB */
 	int dry_run;                 /* do everything but write (--dry-run) */
 	vmsift_progress_fn *progress;
 	void *progress_arg;
@@ -116,6 +117,20 @@ int vmsift_dump(struct vmsift *vs, const struct vmsift_options *opts,
  * incomplete one (readable, flagged so) and fails.  Safe to call from a
  * signal handler or another thread. */
 void vmsift_cancel(struct vmsift *vs);
+
+/* Write a split set (makedumpfile --split): N kdump-compressed files,
+ * file i holding the pages of one contiguous pfn range, ranges balanced
+ * by dumpable pages in units of opts->splitblock_size; crash and
+ * libkdumpfile open them together.  One pass, all threads. */
+int vmsift_dump_split(struct vmsift *vs, const struct vmsift_options *opts,
+		      const int *out_fds, const char *const *out_names,
+		      unsigned n);
+
+/* Merge the files of a split set, in order, into OUT_FD: the file a
+ * direct dump would have written.  Refuses parts of different dumps,
+ * missing parts and parts out of order. */
+int vmsift_reassemble(struct vmsift *vs, const char *const *parts, unsigned n,
+		      int out_fd, const char *out_name);
 
 /* The counts of the last vmsift_dump(). */
 void vmsift_get_stats(const struct vmsift *vs, struct vmsift_stats *st);

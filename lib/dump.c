@@ -220,14 +220,34 @@ static void fill_stats(struct vmsift *vs, const struct vs_dump *d)
 	st->doubtful = c.doubtful;
 	st->no_data = d->no_data;
 	st->dumped = d->dumped - d->zero;
-	st->bytes_written = d->sink.bytes;
+	for (unsigned i = 0; d->sinks && i < d->nsinks; i++) {
+		st->bytes_written += d->sinks[i].bytes;
+		st->out_of_space |= d->sinks[i].out_of_space;
+	}
 	st->incomplete = d->incomplete;
-	st->out_of_space = d->sink.out_of_space;
 	st->cancelled = d->cancel && atomic_load(d->cancel);
 }
 
-static int run_dump(struct vmsift *vs, struct vs_dump *d, int out_fd,
-		    const char *out_name, struct vs_error *err)
+static int open_sinks(struct vs_dump *d, const int *fds,
+		      const char *const *names, struct vs_error *err)
+{
+	const struct vmsift_options *o = d->opts;
+
+	for (unsigned i = 0; i < d->nsinks; i++)
+		if (vs_sink_open(&d->sinks[i], fds[i], names[i], o->flattened,
+				 o->dry_run, o->size_limit, err) < 0)
+			return -1;
+	return 0;
+}
+
+static void close_sinks(struct vs_dump *d, struct vs_error *err)
+{
+	for (unsigned i = 0; i < d->nsinks; i++)
+		vs_sink_close(&d->sinks[i], err);
+}
+
+static int run_dump(struct vmsift *vs, struct vs_dump *d, const int *fds,
+		    const char *const *names, struct vs_error *err)
 {
 	const struct vmsift_options *o = d->opts;
 	struct vs_filter *filter = NULL;
@@ -249,13 +269,12 @@ static int run_dump(struct vmsift *vs, struct vs_dump *d, int out_fd,
 	d->nworkers = d->nthreads ? d->nthreads : 1;
 	ret = new_workers(d, err);
 	if (ret == 0)
-		ret = vs_sink_open(&d->sink, out_fd, out_name, o->flattened,
-				   o->dry_run, o->size_limit, err);
+		ret = open_sinks(d, fds, names, err);
 	if (ret == 0)
 		ret = o->format == VMSIFT_FORMAT_ELF ? vs_write_elf(d, err) :
 						      vs_write_kdump(d, err);
 	if (ret == 0 || d->incomplete)
-		vs_sink_close(&d->sink, err);
+		close_sinks(d, err);
 	for (unsigned i = 0; d->workers && i < d->nworkers; i++)
 		if (d->workers[i])
 			vs_counts_add(&d->counts, &d->workers[i]->counts);
@@ -266,22 +285,53 @@ static int run_dump(struct vmsift *vs, struct vs_dump *d, int out_fd,
 	return ret;
 }
 
-int vmsift_dump(struct vmsift *vs, const struct vmsift_options *opts,
-		int out_fd, const char *out_name)
+/* One dump to N outputs: N = 1, or a split set. */
+static int dump_to(struct vmsift *vs, const struct vmsift_options *opts,
+		   const int *fds, const char *const *names, unsigned n)
 {
-	struct vs_dump d = { .in = &vs->in, .opts = opts, .cancel = &vs->cancel };
+	struct vs_sink *sinks = calloc(n, sizeof(*sinks));
+	struct vs_dump d = { .in = &vs->in, .opts = opts, .cancel = &vs->cancel,
+			     .sinks = sinks, .nsinks = n };
 	int ret;
 
 	vs_err_clear(&vs->err);
 	atomic_store(&vs->cancel, 0);
-	if (check_options(vs, opts, &vs->err) < 0)
+	if (!sinks)
+		return vs_err(&vs->err, "out of memory");
+	if (check_options(vs, opts, &vs->err) < 0) {
+		free(sinks);
 		return -1;
+	}
+	d.split_pfns = opts->splitblock_size ? opts->splitblock_size /
+			vs->in.page_size : (1ULL << 30) / vs->in.page_size;
+	if (d.split_pfns == 0)
+		d.split_pfns = 1;
 	d.codec = vs_codec_get(opts->codec);
-	ret = run_dump(vs, &d, out_fd, out_name, &vs->err);
+	ret = run_dump(vs, &d, fds, names, &vs->err);
 	fill_stats(vs, &d);
+	free(sinks);
 	if (ret < 0)
-		return vs_err_ctx(&vs->err, "cannot dump '%s' to '%s'%s",
-				  vs->in.path, out_name,
+		return vs_err_ctx(&vs->err, "cannot dump '%s' to '%s'%s%s",
+				  vs->in.path, names[0], n > 1 ? " and others" : "",
 				  d.incomplete ? " (the dump is incomplete)" : "");
 	return 0;
+}
+
+int vmsift_dump(struct vmsift *vs, const struct vmsift_options *opts,
+		int out_fd, const char *out_name)
+{
+	return dump_to(vs, opts, &out_fd, &out_name, 1);
+}
+
+int vmsift_dump_split(struct vmsift *vs, const struct vmsift_options *opts,
+		      const int *out_fds, const char *const *out_names,
+		      unsigned n)
+{
+	vs_err_clear(&vs->err);
+	if (n < 1 || n > 4096)
+		return vs_err(&vs->err, "a split set has 1 to 4096 files, not %u", n);
+	if (opts->format != VMSIFT_FORMAT_KDUMP || opts->flattened)
+		return vs_err(&vs->err, "split files are kdump-compressed, "
+			      "written to files (not -E, not -F)");
+	return dump_to(vs, opts, out_fds, out_names, n);
 }

@@ -34,7 +34,9 @@ struct vs_dump {
 	unsigned nthreads;                    /* 0: run on the calling thread */
 	unsigned nworkers;                    /* max(nthreads, 1) */
 	struct vs_worker **workers;
-	struct vs_sink sink;
+	struct vs_sink *sinks;                /* one, or one per split file */
+	unsigned nsinks;
+	uint64_t split_pfns;                  /* pfns per splitblock */
 	struct vs_counts counts;              /* filter's exclusions */
 	uint64_t present;                     /* pfns with memory */
 	uint64_t no_data;                     /* present, no data in the file */

@@ -226,7 +226,7 @@ static int write_ehdr(struct elf_writer *w, uint32_t flags,
 		eh->e_shentsize = sizeof(Elf64_Shdr);
 		eh->e_shnum = 1;
 	}
-	return vs_sink_write(&w->d->sink, eh, sizeof(*eh), 0, err);
+	return vs_sink_write(w->d->sinks, eh, sizeof(*eh), 0, err);
 }
 
 static int write_phdrs(struct elf_writer *w, struct vs_error *err)
@@ -252,13 +252,13 @@ static int write_phdrs(struct elf_writer *w, struct vs_error *err)
 		ph[i + 1].p_filesz = p->filesz;
 		ph[i + 1].p_memsz = p->memsz;
 	}
-	if (vs_sink_write(&w->d->sink, ph, phnum * sizeof(*ph),
+	if (vs_sink_write(w->d->sinks, ph, phnum * sizeof(*ph),
 			  sizeof(Elf64_Ehdr), err) < 0)
 		ret = -1;
 	if (ret == 0 && phnum >= PN_XNUM) {
 		Elf64_Shdr sh = { .sh_info = (Elf64_Word)phnum };
 
-		ret = vs_sink_write(&w->d->sink, &sh, sizeof(sh),
+		ret = vs_sink_write(w->d->sinks, &sh, sizeof(sh),
 				    w->eh.e_shoff, err);
 	}
 	free(ph);
@@ -278,7 +278,7 @@ static int copy_piece(struct elf_writer *w, const struct elf_piece *p,
 		if (vs_check_cancel(d, err) < 0 ||
 		    vs_read_phys(&d->workers[0]->reader, p->paddr + done, buf,
 				 n, err) < 0 ||
-		    vs_sink_write(&d->sink, buf, n, p->offset + done, err) < 0)
+		    vs_sink_write(d->sinks, buf, n, p->offset + done, err) < 0)
 			return -1;
 		done += n;
 		d->done += n >> sh;
@@ -317,7 +317,7 @@ int vs_write_elf(struct vs_dump *d, struct vs_error *err)
 	count_dumped(&w);
 	if (write_ehdr(&w, ELF_INCOMPLETE, err) < 0 ||
 	    write_phdrs(&w, err) < 0 ||
-	    vs_sink_write(&d->sink, d->in->notes, d->in->notes_size,
+	    vs_sink_write(d->sinks, d->in->notes, d->in->notes_size,
 			  w.notes_off, err) < 0)
 		goto out;
 	if (copy_pieces(&w, err) < 0) {

@@ -40,6 +40,7 @@ struct kd_layout {
 };
 
 struct page_rec {
+	uint64_t pfn;
 	uint32_t size;
 	uint32_t flags;
 	uint32_t zero;
@@ -58,15 +59,11 @@ struct select_slot {
 	uint64_t bits2[VS_SELECT_PFNS / 64];
 };
 
-struct kd_writer {
-	struct vs_dump *d;
-	struct kd_layout lay;
-	struct kdump_header hdr;
-	uint8_t *bitmap2_mem;        /* when the output cannot be read back */
-	uint64_t ndumpable;
-	uint64_t copy_pfns;          /* pfns per copy chunk */
-	int copying;                 /* header and bitmaps are in the file */
-	/* copy phase */
+/* One output file: the whole dump, or one file of a split set, which
+ * holds the pages of pfns [start, end) and everything else in full. */
+struct kd_out {
+	struct vs_sink *sink;
+	uint64_t start, end;
 	uint64_t zero_off;
 	uint64_t data_next;          /* offset of the next page's data */
 	uint64_t data_written;       /* file data is complete below this */
@@ -75,6 +72,21 @@ struct kd_writer {
 	uint64_t desc_done;          /* descriptors already in the file */
 	uint8_t *data;
 	size_t data_len;
+};
+
+struct kd_writer {
+	struct vs_dump *d;
+	struct kd_layout lay;
+	struct kdump_header hdr;
+	uint8_t *bitmap2_mem;        /* when the output cannot be read back */
+	uint64_t ndumpable;
+	uint64_t copy_pfns;          /* pfns per copy chunk */
+	int copying;                 /* header and bitmaps are in the file */
+	uint64_t *split_hist;        /* dumpable pages per splitblock */
+	uint64_t nr_splitblocks;
+	struct kd_out *outs;
+	unsigned nouts;
+	unsigned cur;                /* the output now being written */
 };
 
 static uint64_t chunk_pfns(const struct kd_writer *w, uint64_t start,
@@ -148,7 +160,8 @@ static void fill_header(struct kd_writer *w)
 	h->nr_cpus = (int32_t)in->nr_cpus;
 }
 
-static int write_header(struct kd_writer *w, struct vs_error *err)
+static int write_header(struct kd_writer *w, struct kd_out *o,
+			struct vs_error *err)
 {
 	uint8_t *block = calloc(1, w->lay.bs);
 	int ret;
@@ -156,12 +169,21 @@ static int write_header(struct kd_writer *w, struct vs_error *err)
 	if (!block)
 		return vs_err(err, "out of memory");
 	memcpy(block, &w->hdr, sizeof(w->hdr));
-	ret = vs_sink_write(&w->d->sink, block, w->lay.bs, 0, err);
+	ret = vs_sink_write(o->sink, block, w->lay.bs, 0, err);
 	free(block);
 	return ret;
 }
 
-static int write_sub_header(struct kd_writer *w, struct vs_error *err)
+static int write_headers(struct kd_writer *w, struct vs_error *err)
+{
+	for (unsigned i = 0; i < w->nouts; i++)
+		if (write_header(w, &w->outs[i], err) < 0)
+			return -1;
+	return 0;
+}
+
+static int write_sub_header(struct kd_writer *w, const struct kd_out *o,
+			    struct vs_error *err)
 {
 	const struct vs_dump *d = w->d;
 	const struct vs_input *in = d->in;
@@ -181,9 +203,16 @@ static int write_sub_header(struct kd_writer *w, struct vs_error *err)
 	sh.offset_note = w->lay.notes_off;
 	sh.size_note = in->notes_size;
 	sh.max_mapnr_64 = d->max_mapnr;
-	if (vs_sink_write(&w->d->sink, &sh, sizeof(sh), w->lay.bs, err) < 0)
+	if (w->nouts > 1) {
+		sh.split = 1;
+		sh.start_pfn_64 = o->start;
+		sh.end_pfn_64 = o->end;
+		sh.start_pfn = o->start > UINT32_MAX ? UINT32_MAX : o->start;
+		sh.end_pfn = o->end > UINT32_MAX ? UINT32_MAX : o->end;
+	}
+	if (vs_sink_write(o->sink, &sh, sizeof(sh), w->lay.bs, err) < 0)
 		return -1;
-	return vs_sink_write(&w->d->sink, in->notes, in->notes_size,
+	return vs_sink_write(o->sink, in->notes, in->notes_size,
 			     w->lay.notes_off, err);
 }
 
@@ -199,6 +228,26 @@ static int select_work(void *worker, uint64_t index, void *slot,
 			       VS_SELECT_PFNS, s->bits1, s->bits2, err);
 }
 
+/* Add the chunk's dumpable pages to the splitblock histogram. */
+static void count_splitblocks(struct kd_writer *w, uint64_t start,
+			      const uint64_t *bits)
+{
+	uint64_t sb = w->d->split_pfns;
+
+	for (uint64_t i = 0; i < VS_SELECT_PFNS / 64; i++) {
+		if (!bits[i])
+			continue;
+		if (sb % 64 == 0) {
+			w->split_hist[(start + 64 * i) / sb] +=
+				(uint64_t)__builtin_popcountll(bits[i]);
+			continue;
+		}
+		for (unsigned b = 0; b < 64; b++)
+			if ((bits[i] >> b) & 1)
+				w->split_hist[(start + 64 * i + b) / sb]++;
+	}
+}
+
 static int select_consume(void *arg, uint64_t index, void *slot,
 			  struct vs_error *err)
 {
@@ -211,11 +260,15 @@ static int select_consume(void *arg, uint64_t index, void *slot,
 		return -1;
 	if (len > VS_SELECT_PFNS / 8)
 		len = VS_SELECT_PFNS / 8;
-	if (vs_sink_write(&w->d->sink, s->bits1, len, w->lay.bitmap1_off + off,
-			  err) < 0 ||
-	    vs_sink_write(&w->d->sink, s->bits2, len, w->lay.bitmap2_off + off,
-			  err) < 0)
-		return -1;
+	/* Every file of a split set carries both bitmaps whole. */
+	for (unsigned i = 0; i < w->nouts; i++)
+		if (vs_sink_write(w->outs[i].sink, s->bits1, len,
+				  w->lay.bitmap1_off + off, err) < 0 ||
+		    vs_sink_write(w->outs[i].sink, s->bits2, len,
+				  w->lay.bitmap2_off + off, err) < 0)
+			return -1;
+	if (w->split_hist)
+		count_splitblocks(w, index * VS_SELECT_PFNS, s->bits2);
 	if (w->bitmap2_mem)
 		memcpy(w->bitmap2_mem + off, s->bits2, len);
 	w->d->present += vs_bits_count(s->bits1, VS_SELECT_PFNS / 64);
@@ -236,11 +289,14 @@ static int pad_bitmaps(struct kd_writer *w, uint64_t nchunks,
 	zeros = calloc(1, w->lay.bitmap_len - covered);
 	if (!zeros)
 		return vs_err(err, "out of memory");
-	if (vs_sink_write(&w->d->sink, zeros, w->lay.bitmap_len - covered,
-			  w->lay.bitmap1_off + covered, err) < 0 ||
-	    vs_sink_write(&w->d->sink, zeros, w->lay.bitmap_len - covered,
-			  w->lay.bitmap2_off + covered, err) < 0)
-		ret = -1;
+	for (unsigned i = 0; i < w->nouts && ret == 0; i++)
+		if (vs_sink_write(w->outs[i].sink, zeros,
+				  w->lay.bitmap_len - covered,
+				  w->lay.bitmap1_off + covered, err) < 0 ||
+		    vs_sink_write(w->outs[i].sink, zeros,
+				  w->lay.bitmap_len - covered,
+				  w->lay.bitmap2_off + covered, err) < 0)
+			ret = -1;
 	free(zeros);
 	return ret;
 }
@@ -282,7 +338,7 @@ static int load_bits(struct kd_writer *w, uint64_t start, uint64_t n,
 		memcpy(bits, w->bitmap2_mem + start / 8, n / 8);
 		return 0;
 	}
-	return vs_sink_read(&w->d->sink, bits, n / 8,
+	return vs_sink_read(w->outs[0].sink, bits, n / 8,
 			    w->lay.bitmap2_off + start / 8, err);
 }
 
@@ -334,6 +390,7 @@ static int copy_work(void *worker, uint64_t index, void *slot,
 			return vs_err_ctx(err, "pfn 0x%llx",
 					  (unsigned long long)(start + i));
 		s->npages++;
+		rec->pfn = start + i;
 		if (zero_level && vs_is_zero(page, d->in->page_size)) {
 			rec->zero = 1;
 			rec->size = (uint32_t)d->in->page_size;
@@ -345,54 +402,66 @@ static int copy_work(void *worker, uint64_t index, void *slot,
 	return 0;
 }
 
-static int flush_data(struct kd_writer *w, struct vs_error *err)
+static int flush_data(struct kd_out *o, struct vs_error *err)
 {
-	uint64_t off = w->data_next - w->data_len;
+	uint64_t off = o->data_next - o->data_len;
 
-	if (vs_sink_write(&w->d->sink, w->data, w->data_len, off, err) < 0)
+	if (vs_sink_write(o->sink, o->data, o->data_len, off, err) < 0)
 		return -1;
-	w->data_written = w->data_next;
-	w->data_len = 0;
+	o->data_written = o->data_next;
+	o->data_len = 0;
 	return 0;
 }
 
-/* Descriptors go out only after the data they point to. */
-static int flush_desc(struct kd_writer *w, struct vs_error *err)
+/* Descriptors go out only after the data they point to.  A split file's
+ * descriptors start at the table's start: readers count from its
+ * start_pfn. */
+static int flush_desc(struct kd_writer *w, struct kd_out *o,
+		      struct vs_error *err)
 {
-	if (flush_data(w, err) < 0)
+	if (flush_data(o, err) < 0)
 		return -1;
-	if (vs_sink_write(&w->d->sink, w->desc, w->ndesc * sizeof(*w->desc),
-			  w->lay.desc_off + w->desc_done * sizeof(*w->desc),
+	if (vs_sink_write(o->sink, o->desc, o->ndesc * sizeof(*o->desc),
+			  w->lay.desc_off + o->desc_done * sizeof(*o->desc),
 			  err) < 0)
 		return -1;
-	w->desc_done += w->ndesc;
-	w->ndesc = 0;
+	o->desc_done += o->ndesc;
+	o->ndesc = 0;
 	return 0;
 }
 
-static int add_page(struct kd_writer *w, const struct page_rec *rec,
-		    const uint8_t *data, struct vs_error *err)
+static int add_page(struct kd_writer *w, struct kd_out *o,
+		    const struct page_rec *rec, const uint8_t *data,
+		    struct vs_error *err)
 {
-	struct kdump_page_desc *pd = &w->desc[w->ndesc++];
+	struct kdump_page_desc *pd = &o->desc[o->ndesc++];
 
 	if (rec->zero) {
-		pd->offset = (int64_t)w->zero_off;
+		pd->offset = (int64_t)o->zero_off;
 		pd->size = rec->size;
 		pd->flags = 0;
 	} else {
-		if (w->data_len + rec->size > DATA_BUF && flush_data(w, err) < 0)
+		if (o->data_len + rec->size > DATA_BUF && flush_data(o, err) < 0)
 			return -1;
-		memcpy(w->data + w->data_len, data, rec->size);
-		w->data_len += rec->size;
-		pd->offset = (int64_t)w->data_next;
+		memcpy(o->data + o->data_len, data, rec->size);
+		o->data_len += rec->size;
+		pd->offset = (int64_t)o->data_next;
 		pd->size = rec->size;
 		pd->flags = rec->flags;
-		w->data_next += rec->size;
+		o->data_next += rec->size;
 	}
 	pd->page_flags = 0;
-	if (w->ndesc == DESC_BUF)
-		return flush_desc(w, err);
+	if (o->ndesc == DESC_BUF)
+		return flush_desc(w, o, err);
 	return 0;
+}
+
+/* The output that holds PFN: outputs cover [0, max_mapnr) in order. */
+static struct kd_out *out_of(struct kd_writer *w, uint64_t pfn)
+{
+	while (w->cur + 1 < w->nouts && pfn >= w->outs[w->cur].end)
+		w->cur++;
+	return &w->outs[w->cur];
 }
 
 static int copy_consume(void *arg, uint64_t index, void *slot,
@@ -408,7 +477,7 @@ static int copy_consume(void *arg, uint64_t index, void *slot,
 	for (uint32_t i = 0; i < s->npages; i++) {
 		const struct page_rec *rec = &s->recs[i];
 
-		if (add_page(w, rec, data, err) < 0)
+		if (add_page(w, out_of(w, rec->pfn), rec, data, err) < 0)
 			return -1;
 		if (rec->zero)
 			d->zero++;
@@ -448,23 +517,28 @@ static struct copy_slot *alloc_copy_slots(const struct kd_writer *w,
 	return slots;
 }
 
-static int write_zero_page(struct kd_writer *w, struct vs_error *err)
+/* Each file's data starts after the whole dump's descriptor table; with
+ * -d 1 the shared zero page comes first. */
+static int write_zero_pages(struct kd_writer *w, struct vs_error *err)
 {
-	uint8_t *zero;
-	int ret;
+	uint8_t *zero = calloc(1, w->lay.bs);
+	int ret = 0;
 
-	w->zero_off = w->lay.data_off;
-	w->data_next = w->lay.data_off;
-	w->data_written = w->data_next;
-	if (!(w->d->level & VMSIFT_DL_ZERO))
-		return 0;
-	zero = calloc(1, w->lay.bs);
 	if (!zero)
 		return vs_err(err, "out of memory");
-	ret = vs_sink_write(&w->d->sink, zero, w->lay.bs, w->zero_off, err);
+	for (unsigned i = 0; i < w->nouts && ret == 0; i++) {
+		struct kd_out *o = &w->outs[i];
+
+		o->zero_off = w->lay.data_off;
+		o->data_next = w->lay.data_off;
+		if (w->d->level & VMSIFT_DL_ZERO) {
+			ret = vs_sink_write(o->sink, zero, w->lay.bs,
+					    o->zero_off, err);
+			o->data_next += w->lay.bs;
+		}
+		o->data_written = o->data_next;
+	}
 	free(zero);
-	w->data_next += w->lay.bs;
-	w->data_written = w->data_next;
 	return ret;
 }
 
@@ -486,41 +560,87 @@ static int run_copy(struct kd_writer *w, struct vs_error *err)
 	}
 	for (unsigned i = 0; i < nslots; i++)
 		sp[i] = &slots[i];
-	if (write_zero_page(w, err) < 0)
+	if (write_zero_pages(w, err) < 0)
 		goto out;
 	if (vs_pipeline_run(&ops, w, (void **)d->workers, d->nthreads, sp,
 			    nslots, njobs, err) < 0)
 		goto out;
-	ret = flush_desc(w, err);
+	ret = 0;
+	for (unsigned i = 0; i < w->nouts && ret == 0; i++)
+		ret = flush_desc(w, &w->outs[i], err);
 out:
 	free(sp);
 	free_copy_slots(slots, nslots);
 	return ret;
 }
 
-/* After a failure: keep every descriptor whose data reached the file,
- * and leave the header's incomplete flag set. */
+/* After a failure: keep every descriptor whose data reached its file,
+ * and leave the headers' incomplete flag set. */
 static void salvage(struct kd_writer *w)
 {
 	struct vs_error ignored;
-	size_t keep = 0;
 
-	while (keep < w->ndesc &&
-	       (uint64_t)w->desc[keep].offset + w->desc[keep].size <= w->data_written)
-		keep++;
-	w->ndesc = keep;
-	w->data_len = 0;
-	vs_sink_write(&w->d->sink, w->desc, keep * sizeof(*w->desc),
-		      w->lay.desc_off + w->desc_done * sizeof(*w->desc),
-		      &ignored);
+	for (unsigned i = 0; i < w->nouts; i++) {
+		struct kd_out *o = &w->outs[i];
+		size_t keep = 0;
+
+		while (keep < o->ndesc &&
+		       (uint64_t)o->desc[keep].offset + o->desc[keep].size <=
+		       o->data_written)
+			keep++;
+		o->ndesc = keep;
+		o->data_len = 0;
+		vs_sink_write(o->sink, o->desc, keep * sizeof(*o->desc),
+			      w->lay.desc_off + o->desc_done * sizeof(*o->desc),
+			      &ignored);
+	}
+}
+
+/* Split ranges as makedumpfile draws them: each file takes whole
+ * splitblocks until it holds num_dumpable / N pages; the last the rest. */
+static void plan_split(struct kd_writer *w)
+{
+	uint64_t sb = w->d->split_pfns, need = w->ndumpable / w->nouts;
+	uint64_t pfn = 0, block = 0;
+
+	for (unsigned i = 0; i < w->nouts; i++) {
+		uint64_t got = 0;
+
+		w->outs[i].start = pfn;
+		if (i + 1 == w->nouts) {
+			pfn = w->d->max_mapnr;
+		} else {
+			while (got < need && pfn < w->d->max_mapnr) {
+				got += w->split_hist[block++];
+				pfn += sb;
+			}
+			if (pfn > w->d->max_mapnr)
+				pfn = w->d->max_mapnr;
+		}
+		w->outs[i].end = pfn;
+	}
+}
+
+static int write_sub_headers(struct kd_writer *w, struct vs_error *err)
+{
+	for (unsigned i = 0; i < w->nouts; i++)
+		if (write_sub_header(w, &w->outs[i], err) < 0)
+			return -1;
+	return 0;
 }
 
 static int write_all(struct kd_writer *w, struct vs_error *err)
 {
 	plan_layout(w);
 	fill_header(w);
-	if (write_header(w, err) < 0 || write_sub_header(w, err) < 0 ||
-	    run_select(w, err) < 0)
+	if (write_headers(w, err) < 0 || run_select(w, err) < 0)
+		return -1;
+	if (w->nouts > 1)
+		plan_split(w);
+	else
+		w->outs[0].end = w->d->max_mapnr;
+	/* Split files learn their range only now: sub headers come last. */
+	if (write_sub_headers(w, err) < 0)
 		return -1;
 	w->lay.data_off = w->lay.desc_off +
 			  w->ndumpable * sizeof(struct kdump_page_desc);
@@ -530,7 +650,40 @@ static int write_all(struct kd_writer *w, struct vs_error *err)
 		return -1;
 	}
 	w->hdr.status &= ~KDUMP_INCOMPLETE;
-	return write_header(w, err);
+	return write_headers(w, err);
+}
+
+static void free_outs(struct kd_writer *w)
+{
+	for (unsigned i = 0; w->outs && i < w->nouts; i++) {
+		free(w->outs[i].desc);
+		free(w->outs[i].data);
+	}
+	free(w->outs);
+}
+
+static int new_outs(struct kd_writer *w, struct vs_error *err)
+{
+	struct vs_dump *d = w->d;
+
+	w->nouts = d->nsinks;
+	w->outs = calloc(w->nouts, sizeof(*w->outs));
+	if (!w->outs)
+		return vs_err(err, "out of memory");
+	for (unsigned i = 0; i < w->nouts; i++) {
+		w->outs[i].sink = &d->sinks[i];
+		w->outs[i].desc = calloc(DESC_BUF, sizeof(*w->outs[i].desc));
+		w->outs[i].data = malloc(DATA_BUF);
+		if (!w->outs[i].desc || !w->outs[i].data)
+			return vs_err(err, "out of memory");
+	}
+	if (w->nouts > 1) {
+		w->nr_splitblocks = vs_div_round_up(d->max_mapnr, d->split_pfns) + 1;
+		w->split_hist = calloc(w->nr_splitblocks, sizeof(*w->split_hist));
+		if (!w->split_hist)
+			return vs_err(err, "out of memory for the splitblock table");
+	}
+	return 0;
 }
 
 int vs_write_kdump(struct vs_dump *d, struct vs_error *err)
@@ -539,13 +692,9 @@ int vs_write_kdump(struct vs_dump *d, struct vs_error *err)
 	int ret = -1;
 
 	w.copy_pfns = vs_round_up((2u << 20) / d->in->page_size, 64);
-	w.desc = calloc(DESC_BUF, sizeof(*w.desc));
-	w.data = malloc(DATA_BUF);
-	if (!w.desc || !w.data) {
-		vs_err(err, "out of memory");
+	if (new_outs(&w, err) < 0)
 		goto out;
-	}
-	if (!d->sink.readable) {
+	if (!d->sinks[0].readable) {
 		w.bitmap2_mem = calloc(1, vs_round_up(vs_div_round_up(
 				d->max_mapnr, 8), d->in->page_size) +
 				VS_SELECT_PFNS / 8);
@@ -562,8 +711,8 @@ int vs_write_kdump(struct vs_dump *d, struct vs_error *err)
 	if (ret < 0)
 		d->incomplete = w.copying;
 out:
+	free(w.split_hist);
 	free(w.bitmap2_mem);
-	free(w.data);
-	free(w.desc);
+	free_outs(&w);
 	return ret;
 }

@@ -5,8 +5,9 @@ Reads the input vmcore with its own ELF parser (not vmsift's), reads the
 dump back with libkdumpfile (python3-libkdumpfile, an independent reader)
 and compares page by page.  Subcommands:
 
-  pages INPUT DUMP           every page the dump holds equals the input's;
-                             every page it leaves out really is absent
+  pages INPUT DUMP [PART...] every page the dump holds equals the input's;
+                             every page it leaves out really is absent (a
+                             split set: all its files, read together)
   bitmaps DUMP REF INPUT     bitmap1/bitmap2 of DUMP equal REF's (e.g. a
                              makedumpfile dump), except pages that INPUT
                              covers only in part (vmsift keeps them)
@@ -125,10 +126,47 @@ def open_kdumpfile(path):
     return k, kdumpfile
 
 
-def check_pages(input_path, dump_path):
+class FdSet:
+    """A split set opened together by libkdumpfile's C API (the Python
+    binding opens one file only), with the binding's read() signature."""
+
+    def __init__(self, paths):
+        import ctypes
+        import os
+        self.ct = ctypes
+        lib = ctypes.CDLL('libkdumpfile.so.10')
+        lib.kdump_new.restype = ctypes.c_void_p
+        lib.kdump_open_fdset.argtypes = [ctypes.c_void_p, ctypes.c_uint,
+                                         ctypes.POINTER(ctypes.c_int)]
+        lib.kdump_read.argtypes = [ctypes.c_void_p, ctypes.c_int,
+                                   ctypes.c_uint64, ctypes.c_void_p,
+                                   ctypes.POINTER(ctypes.c_size_t)]
+        lib.kdump_get_err.restype = ctypes.c_char_p
+        lib.kdump_get_err.argtypes = [ctypes.c_void_p]
+        self.lib = lib
+        self.ctx = lib.kdump_new()
+        fds = (ctypes.c_int * len(paths))(*[os.open(p, os.O_RDONLY)
+                                             for p in paths])
+        if lib.kdump_open_fdset(self.ctx, len(paths), fds) != 0:
+            fail('libkdumpfile cannot open the set: %s' %
+                 lib.kdump_get_err(self.ctx))
+        self.buf = ctypes.create_string_buffer(PAGE)
+
+    def read(self, space, addr, size):
+        n = self.ct.c_size_t(size)
+        if self.lib.kdump_read(self.ctx, space, addr, self.buf,
+                               self.ct.byref(n)) != 0 or n.value != size:
+            raise IOError(self.lib.kdump_get_err(self.ctx))
+        return self.buf.raw[:size]
+
+
+def check_pages(input_path, dump_path, *more_parts):
+    """With MORE_PARTS, DUMP_PATH and they are a split set, read as one."""
     elf = Elf(input_path)
     kd = Kdump(dump_path)
     k, kmod = open_kdumpfile(dump_path)
+    if more_parts:
+        k = FdSet((dump_path,) + more_parts)
     # max_mapnr may end before the input does: like makedumpfile, vmsift
     # stops at the last memory section with struct pages (the bitmaps
     # check compares that value with makedumpfile's).
