@@ -75,6 +75,7 @@ if [ "$ROLE" = kdump ]; then
 		fail "kexec -p (crashkernel= too small, or no capture kernel)"
 	[ "$(cat /sys/kernel/kexec_crash_loaded)" = 1 ] || fail "kexec -p: capture kernel not loaded"
 	say "capture kernel loaded"
+	rm -f /boot/vmlinuz /boot/capture.cpio   # loaded now; give the memory back
 fi
 /bin/workload $WORKLOAD_ARGS -P /mnt/huge -c /mnt/disk/data -W /mnt/disk/written -R /tmp/ready &
 i=0
