@@ -691,7 +691,7 @@ int vs_write_kdump(struct vs_dump *d, struct vs_error *err)
 	struct kd_writer w = { .d = d };
 	int ret = -1;
 
-	w.copy_pfns = vs_round_up((2u << 20) / d->in->page_size, 64);
+	w.copy_pfns = vs_round_up((1u << 20) / d->in->page_size, 64);
 	if (new_outs(&w, err) < 0)
 		goto out;
 	if (!d->sinks[0].readable) {

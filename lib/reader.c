@@ -17,7 +17,7 @@
 #include "input.h"
 #include "util.h"
 
-#define VS_MAP_WINDOW  (4u << 20)
+#define VS_MAP_WINDOW  (2u << 20)
 #define VS_READ_WINDOW (1u << 20)
 
 long vs_input_find(const struct vs_input *in, uint64_t paddr)
