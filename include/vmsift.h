@@ -85,6 +85,8 @@ struct vmsift_stats {
 	uint64_t dumped;             /* pages with data in the dump */
 	uint64_t bytes_written;      /* bytes of dump written */
 	uint64_t doubtful;           /* pages kept because their metadata was unreadable */
+	double select_seconds;       /* choosing pages: the struct page scan */
+	double copy_seconds;         /* reading, compressing, writing pages */
 	int incomplete;              /* the dump was cut short and says so */
 	int out_of_space;            /* ... because the disk or -L was full */
 	int cancelled;               /* ... because vmsift_cancel() was called */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dump.h"
@@ -80,6 +81,14 @@ int vmsift_set_vmcoreinfo_file(struct vmsift *vs, const char *path)
 	free(text);
 	fclose(f);
 	return ret;
+}
+
+double vs_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 void vmsift_cancel(struct vmsift *vs)
@@ -225,6 +234,8 @@ static void fill_stats(struct vmsift *vs, const struct vs_dump *d)
 		st->out_of_space |= d->sinks[i].out_of_space;
 	}
 	st->incomplete = d->incomplete;
+	st->select_seconds = d->select_seconds;
+	st->copy_seconds = d->copy_seconds;
 	st->cancelled = d->cancel && atomic_load(d->cancel);
 }
 

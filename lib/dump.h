@@ -45,7 +45,11 @@ struct vs_dump {
 	uint64_t done;                        /* pfns handled, for progress */
 	int incomplete;                       /* cut short */
 	atomic_int *cancel;                   /* vmsift_cancel() was called */
+	double select_seconds, copy_seconds;  /* time of each phase */
 };
+
+/* A monotonic clock, in seconds, for the phase timings. */
+double vs_now(void);
 
 /* Fails with "interrupted" once vmsift_cancel() was called: the writers
  * ask between chunks. */

@@ -310,10 +310,13 @@ static void count_dumped(struct elf_writer *w)
 int vs_write_elf(struct vs_dump *d, struct vs_error *err)
 {
 	struct elf_writer w = { .d = d };
+	double t = vs_now();
 	int ret = -1;
 
 	if (run_select(&w, err) < 0 || plan_pieces(&w, err) < 0)
 		goto out;
+	d->select_seconds = vs_now() - t;
+	t = vs_now();
 	count_dumped(&w);
 	if (write_ehdr(&w, ELF_INCOMPLETE, err) < 0 ||
 	    write_phdrs(&w, err) < 0 ||
@@ -324,6 +327,7 @@ int vs_write_elf(struct vs_dump *d, struct vs_error *err)
 		d->incomplete = 1;
 		goto out;
 	}
+	d->copy_seconds = vs_now() - t;
 	ret = write_ehdr(&w, 0, err);
 out:
 	free(w.pieces);

@@ -631,10 +631,16 @@ static int write_sub_headers(struct kd_writer *w, struct vs_error *err)
 
 static int write_all(struct kd_writer *w, struct vs_error *err)
 {
+	double t;
+
 	plan_layout(w);
 	fill_header(w);
-	if (write_headers(w, err) < 0 || run_select(w, err) < 0)
+	if (write_headers(w, err) < 0)
 		return -1;
+	t = vs_now();
+	if (run_select(w, err) < 0)
+		return -1;
+	w->d->select_seconds = vs_now() - t;
 	if (w->nouts > 1)
 		plan_split(w);
 	else
@@ -645,10 +651,12 @@ static int write_all(struct kd_writer *w, struct vs_error *err)
 	w->lay.data_off = w->lay.desc_off +
 			  w->ndumpable * sizeof(struct kdump_page_desc);
 	w->copying = 1;
+	t = vs_now();
 	if (run_copy(w, err) < 0) {
 		salvage(w);
 		return -1;
 	}
+	w->d->copy_seconds = vs_now() - t;
 	w->hdr.status &= ~KDUMP_INCOMPLETE;
 	return write_headers(w, err);
 }
