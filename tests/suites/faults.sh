@@ -116,3 +116,18 @@ if [ -n "$fault_in" ]; then
 	run_test "faults: SIGTERM mid-dump, 1 thread" t_signal "$fault_in" TERM 1
 	run_test "faults: SIGINT mid-dump, 4 threads" t_signal "$fault_in" INT 4
 fi
+
+# t_memcap INPUT ARGS...: the dump fits in 128 MiB of address space (the
+# capture kernel's budget), default thread count.
+t_memcap() {
+	local in=$1 out=$fault_dir/memcap; shift
+	rm -f "$out"
+	( ulimit -v 131072 && vmsift "$@" --message-level 4 "$in" "$out" ) || return 1
+	[ -s "$out" ]
+}
+for in in "${vmcores[@]}"; do
+	name=$(basename "$in" .vmcore)
+	run_test "memory cap: $name -z -d 31 under ulimit -v 128 MiB" t_memcap "$in" -z -d 31
+	run_test "memory cap: $name -c -d 1 under ulimit -v 128 MiB" t_memcap "$in" -c -d 1
+	run_test "memory cap: $name -E -d 31 under ulimit -v 128 MiB" t_memcap "$in" -E -d 31
+done
