@@ -27,7 +27,6 @@
  * the 3.5 records; for the lockless ring, the records whose seq is at
  * least clear_seq.  The plain format has no clear marker: all of it.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
