@@ -264,7 +264,7 @@ static int run_dump(struct vmsift *vs, struct vs_dump *d, const int *fds,
 	struct vs_filter *filter = NULL;
 	int ret;
 
-	vs->in.no_mmap = o->no_mmap;
+	vs->in.no_mmap = o->no_mmap || vs->in.is_flat;
 	d->level = o->dump_level;
 	if (vs->in.kind == VS_INPUT_KDUMP)
 		d->level |= (unsigned)vs->in.kd.dump_level & VMSIFT_DL_MAX;

@@ -31,7 +31,7 @@ static int read_exact(const struct vs_input *in, void *buf, size_t len,
 			      "expected 0x%zx more bytes", what,
 			      (unsigned long long)off,
 			      (unsigned long long)in->file_size, len);
-	if (vs_pread_full(in->fd, buf, len, off) < 0)
+	if (vs_input_read(in, buf, len, off) < 0)
 		return vs_err_sys(err, "%s at offset 0x%llx: read failed", what,
 				  (unsigned long long)off);
 	return 0;

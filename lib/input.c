@@ -57,7 +57,7 @@ int vs_input_load_vmcoreinfo_note(struct vs_input *in, struct vs_error *err)
 
 int vs_input_open(struct vs_input *in, const char *path, struct vs_error *err)
 {
-	char magic[KDUMP_SIG_LEN];
+	char magic[sizeof(FLAT_SIGNATURE) + 3];
 	struct stat st;
 
 	in->fd = -1;
@@ -70,8 +70,13 @@ int vs_input_open(struct vs_input *in, const char *path, struct vs_error *err)
 	in->file_size = (uint64_t)st.st_size;
 	in->page_size = (uint64_t)sysconf(_SC_PAGESIZE);
 	in->page_shift = (unsigned)__builtin_ctzll(in->page_size);
+	if (in->file_size >= FLAT_HEADER_SIZE &&
+	    vs_pread_full(in->fd, magic, sizeof(magic), 0) == 0 &&
+	    !memcmp(magic, FLAT_SIGNATURE, sizeof(FLAT_SIGNATURE)) &&
+	    vs_input_open_flat(in, err) < 0)
+		return -1;
 	if (in->file_size >= KDUMP_SIG_LEN &&
-	    vs_pread_full(in->fd, magic, KDUMP_SIG_LEN, 0) == 0 &&
+	    vs_input_read(in, magic, KDUMP_SIG_LEN, 0) == 0 &&
 	    !memcmp(magic, KDUMP_SIGNATURE, KDUMP_SIG_LEN))
 		return vs_input_open_kdump(in, err);
 	return vs_input_open_elf(in, err);
@@ -87,6 +92,7 @@ void vs_input_close(struct vs_input *in)
 	free(in->loads);
 	free(in->path);
 	free(in->kd.rank);
+	free(in->flat.ext);
 	memset(in, 0, sizeof(*in));
 	in->fd = -1;
 }

@@ -54,11 +54,25 @@ struct vs_kdump_input {
 
 #define VS_RANK_SHIFT 12
 
+/* A flattened file's index: bytes [off, off + len) of the rebuilt file
+ * are at stream position POS.  Sorted by off, disjoint. */
+struct vs_flat_extent {
+	uint64_t off, len, pos;
+};
+
+struct vs_flat_map {
+	struct vs_flat_extent *ext;
+	size_t n, cap;
+};
+
 struct vs_input {
 	enum vs_input_kind kind;
 	char *path;
 	int fd;
-	uint64_t file_size;
+	uint64_t file_size;          /* of the (rebuilt) file */
+	int is_flat;                 /* a flattened stream, read through flat */
+	uint64_t stream_size;        /* the flattened file's own size */
+	struct vs_flat_map flat;
 	int no_mmap;                 /* read with pread only */
 
 	uint16_t elf_machine;        /* EM_X86_64, ... */
@@ -94,6 +108,13 @@ void vs_input_close(struct vs_input *in);
 /* The format-specific parts of vs_input_open(). */
 int vs_input_open_elf(struct vs_input *in, struct vs_error *err);
 int vs_input_open_kdump(struct vs_input *in, struct vs_error *err);
+int vs_input_open_flat(struct vs_input *in, struct vs_error *err);
+
+/* Read LEN bytes at OFF of the input file (of the rebuilt file, for a
+ * flattened one: unwritten ranges read as zeros).  0, or -1 with errno
+ * (0 at the end of the file). */
+int vs_input_read(const struct vs_input *in, void *buf, size_t len,
+		  uint64_t off);
 /* Shared by both: the notes (CPUs, VMCOREINFO), max_mapnr from phys. */
 int vs_input_scan_notes(struct vs_input *in, struct vs_error *err);
 int vs_input_load_vmcoreinfo_note(struct vs_input *in, struct vs_error *err);

@@ -124,7 +124,7 @@ static int read_window(struct vs_reader *r, struct vs_window *w,
 	w->p = malloc(VS_READ_WINDOW);
 	if (!w->p)
 		return vs_err(err, "out of memory");
-	if (vs_pread_full(r->in->fd, w->p, end - start, start) < 0)
+	if (vs_input_read(r->in, w->p, end - start, start) < 0)
 		return vs_err_sys(err, "cannot read '%s' at offset 0x%llx",
 				  r->in->path, (unsigned long long)start);
 	w->off = start;
@@ -143,7 +143,7 @@ const uint8_t *vs_window_get(struct vs_reader *r, int wi, uint64_t off,
 	if (w->p && !w->mapped && off + len <= limit) {
 		/* Reuse the buffer: read the next piece into it. */
 		end = off + VS_READ_WINDOW < limit ? off + VS_READ_WINDOW : limit;
-		if (vs_pread_full(r->in->fd, w->p, end - off, off) < 0)
+		if (vs_input_read(r->in, w->p, end - off, off) < 0)
 			return vs_err_sys(err, "cannot read '%s' at offset "
 					  "0x%llx", r->in->path,
 					  (unsigned long long)off), NULL;

@@ -73,3 +73,37 @@ PY
 for what in desc-outside desc-flags bitmap-overclaims truncated-header; do
 	run_test "bad kdump input: $what" t_bad_kdump "$what"
 done
+
+# t_flat_input INPUT: flattened files read directly, without -R: vmsift's
+# and makedumpfile's kdump streams and vmsift's ELF stream, filtered to
+# -d 31, equal makedumpfile -d 31 on the original.
+t_flat_input() {
+	local in=$1 base=$work/out/$(basename "$1").flatin ref
+	rm -f "$base".*
+	ref=$(reference 31 "$in") || { echo "makedumpfile failed"; return 1; }
+	vmsift -F -l -d 1 --message-level 0 "$in" > "$base.vs.flat" || return 1
+	makedumpfile -F -c -d 1 "$(makedumpfile_input "$in")" > "$base.mdf.flat" 2>/dev/null || return 1
+	vmsift -F -E -d 0 --message-level 0 "$in" > "$base.elf.flat" || return 1
+	for f in vs mdf elf; do
+		vmsift -z -d 31 --message-level 0 "$base.$f.flat" "$base.$f.d31" || return 1
+		$check bitmaps "$base.$f.d31" "$ref" "$in" || return 1
+		$check pages "$in" "$base.$f.d31" || return 1
+	done
+}
+
+# A flattened input cut short is refused, naming where it stops.
+t_flat_input_cut() {
+	local in=$1 base=$work/out/$(basename "$1").flatcut msg
+	rm -f "$base".*
+	vmsift -F -l -d 31 --message-level 0 "$in" > "$base.flat" || return 1
+	head -c $(( $(stat -c %s "$base.flat") / 2 )) "$base.flat" > "$base.cut"
+	msg=$(vmsift -l -d 31 "$base.cut" "$base.out" 2>&1) && { echo "accepted"; return 1; }
+	echo "$msg"
+	[[ $msg == *"without its end marker"* || $msg == *"bad record"* ]] && [ ! -e "$base.out" ]
+}
+
+for in in "${vmcores[@]}"; do
+	name=$(basename "$in" .vmcore)
+	run_test "flattened input $name: vmsift's, makedumpfile's and ELF streams read directly" t_flat_input "$in"
+	run_test "flattened input $name: a cut stream refused" t_flat_input_cut "$in"
+done
