@@ -9,6 +9,7 @@ REPO_ROOT=$(cd "$HARNESS_DIR/../.." && pwd)
 VMSIFT_CACHE=${VMSIFT_CACHE:-$REPO_ROOT/tests/work/cache}
 HOST_PY=/usr/bin/python3          # Debian's python: has kdumpfile and drgn
 APT_TIMEOUT=${APT_TIMEOUT:-300}   # seconds for any one apt-get call
+QEMU=${QEMU:-qemu-system-x86_64}
 
 log()  { printf '[%s] %s\n' "$(date +%T)" "$*" >&2; }
 die()  { printf '[%s] ERROR: %s\n' "$(date +%T)" "$*" >&2; exit 1; }
@@ -42,7 +43,7 @@ need_file() {
 
 need_host_tools() {
 	export PATH=$PATH:/usr/sbin:/sbin
-	need_cmd qemu-system-x86_64 qemu-system-x86
+	need_cmd "$QEMU" qemu-system-x86
 	need_cmd busybox busybox-static
 	need_cmd cpio cpio
 	need_cmd depmod kmod
@@ -199,8 +200,8 @@ trap 'exit 130' INT TERM
 
 start_qemu() {
 	: > "$SERIAL_LOG"
-	echo "qemu-system-x86_64 $*" > "${SERIAL_LOG%.log}.cmdline"
-	qemu-system-x86_64 -accel tcg -display none -vga none -monitor none \
+	echo "$QEMU $*" > "${SERIAL_LOG%.log}.cmdline"
+	"$QEMU" -accel tcg -display none -vga none -monitor none \
 		-serial "file:$SERIAL_LOG" -no-reboot "$@" \
 		> "${SERIAL_LOG%.log}.qemu-stderr" 2>&1 &
 	QEMU_PID=$!
