@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "dump.h"
 #include "kdump_format.h"
 #include "pipeline.h"
@@ -112,25 +113,28 @@ static void plan_layout(struct kd_writer *w)
 	l->desc_off = l->bitmap2_off + l->bitmap_len;
 }
 
-/* init_uts_ns.name, when VMCOREINFO says where it is (x86_64 kernel text). */
+/* init_uts_ns.name, read through the dead kernel's own address
+ * translation when VMCOREINFO says where it is; zeros otherwise, as
+ * makedumpfile leaves it without debug information. */
 static void read_utsname(struct vs_dump *d, struct kdump_utsname *uts)
 {
 	const struct vs_input *in = d->in;
+	struct vs_arch *arch = NULL;
 	struct vs_error e;
 	uint64_t sym;
-	int64_t off = 0, phys_base = 0;
+	int64_t off = 0;
 
+	memset(uts, 0, sizeof(*uts));
 	if (!vs_vi_symbol(in->vi, "init_uts_ns", &sym) ||
-	    sym < 0xffffffff80000000ULL)
+	    vs_arch_new(&arch, in, &e) < 0)
 		return;
 	vs_vi_offset(in->vi, "uts_namespace.name", &off);
-	vs_vi_number(in->vi, "phys_base", &phys_base);
-	if (vs_read_phys(&d->workers[0]->reader,
-			 sym + (uint64_t)off - 0xffffffff80000000ULL +
-			 (uint64_t)phys_base, uts, sizeof(*uts), &e) < 0)
+	if (vs_read_kvirt(arch, &d->workers[0]->reader, sym + (uint64_t)off,
+			  uts, sizeof(*uts), &e) < 0)
 		memset(uts, 0, sizeof(*uts));
 	for (char *p = (char *)uts; p < (char *)(uts + 1); p += KDUMP_UTS_LEN)
 		p[KDUMP_UTS_LEN - 1] = '\0';
+	vs_arch_free(arch);
 }
 
 static void fill_header(struct kd_writer *w)
