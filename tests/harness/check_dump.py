@@ -75,7 +75,7 @@ def main():
             raw.seek(off + lo)
             ref = raw.read(hi - lo)
             if page[lo:hi] != ref:
-                bad.append((pfn, "differs from /proc/vmcore"))
+                bad.append((pfn, "differs from the raw file"))
             elif hi - lo < PAGE:
                 partial += 1
             else:
@@ -84,7 +84,7 @@ def main():
         print(f"FAIL {len(bad)} bad pages of {total} read"
               + "".join(f"; pfn {p:#x}: {why}" for p, why in bad[:8]))
         sys.exit(1)
-    print(f"ok {good} pages equal to /proc/vmcore, "
+    print(f"ok {good} pages equal to the raw file's, "
           f"{partial} partly covered pages equal on their covered bytes, "
           f"{extra} zero pages outside the raw file's memory"
           + (f", {zero_fill} ELF zero-fill pages (excluded)" if file_backed is not None else ""))
