@@ -43,6 +43,9 @@ vmsift: $(CLI_OBJ) lib/libvmsift.a
 vmsift-static: $(CLI_SRC) $(LIB_SRC) $(HDRS)
 	$(CC) $(CFLAGS) -static -o $@ $(CLI_SRC) $(LIB_SRC) $(LDFLAGS) $(LDLIBS)
 
+bench/ceiling: bench/ceiling.c lib/libvmsift.a
+	$(CC) $(CFLAGS) -o $@ bench/ceiling.c lib/libvmsift.a $(LDFLAGS) $(LDLIBS)
+
 static: vmsift-static
 
 check: vmsift
@@ -52,7 +55,8 @@ demo: vmsift
 	tools/demo
 
 clean:
-	rm -f lib/*.o cli/*.o lib/libvmsift.a lib/libvmsift.so vmsift vmsift-static
+	rm -f lib/*.o cli/*.o lib/libvmsift.a lib/libvmsift.so vmsift vmsift-static \
+		bench/ceiling
 	rm -rf build
 
 # make install [DESTDIR=...] [PREFIX=/usr]: the command in sbin (where

@@ -260,7 +260,8 @@ static int run(struct vmsift *vs, struct cli *c, int fd, const char *name,
 		if (ret == 0 || !retry_next(c, st, i, fd, name))
 			break;
 	}
-	if (c->message_level & ML_DEBUG)
+	/* makedumpfile prints its STEP timings with the report bit. */
+	if (c->message_level & (ML_DEBUG | ML_REPORT))
 		fprintf(report_stream(c), "STEP [Excluding unnecessary pages] : "
 			"%f seconds\nSTEP [Copying data               ] : "
 			"%f seconds\n", st->select_seconds, st->copy_seconds);
