@@ -52,8 +52,11 @@ need_host_tools() {
 	need_cmd zstd zstd
 	need_cmd gcc gcc
 	need_file /usr/lib/x86_64-linux-gnu/libc.a libc6-dev
-	file -L "$(command -v busybox)" 2>/dev/null | grep -q 'statically linked' ||
-		[ -x /bin/busybox ] || die "step 'host packages': busybox is not the static build (install busybox-static)"
+	# ldd fails on a static binary; Debian's plain busybox package is dynamic.
+	if ldd "$(command -v busybox)" >/dev/null 2>&1; then
+		timeout "$APT_TIMEOUT" apt-get install -y -q busybox-static >&2 ||
+			die "step 'host packages': busybox is dynamically linked and busybox-static cannot be installed"
+	fi
 }
 
 # kernel_version: the version linux-image-amd64 depends on, or $KERNEL_VERSION.
@@ -191,10 +194,11 @@ stop_qemu() {
 		sleep 1
 		kill -9 "$QEMU_PID" 2>/dev/null || true
 	fi
-	[ -n "$QEMU_PID" ] && wait "$QEMU_PID" 2>/dev/null || true
+	if [ -n "$QEMU_PID" ]; then wait "$QEMU_PID" 2>/dev/null || true; fi
 	QEMU_PID=
 }
 trap stop_qemu EXIT
+set -o errtrace   # the ERR report below also for failures inside functions
 trap 'printf "[%s] ERROR: command failed (%s line %s): %s\n" "$(date +%T)" "${BASH_SOURCE[0]##*/}" "$LINENO" "$BASH_COMMAND" >&2' ERR
 trap 'exit 130' INT TERM
 
