@@ -52,6 +52,7 @@ need_host_tools() {
 	need_cmd zstd zstd
 	need_cmd gcc gcc
 	need_file /usr/lib/x86_64-linux-gnu/libc.a libc6-dev
+	need_file "$HOST_PY" python3
 	# ldd fails on a static binary; Debian's plain busybox package is dynamic.
 	if ldd "$(command -v busybox)" >/dev/null 2>&1; then
 		timeout "$APT_TIMEOUT" apt-get install -y -q busybox-static >&2 ||
