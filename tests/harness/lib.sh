@@ -246,6 +246,16 @@ wait_qemu_exit() {
 	QEMU_PID=
 }
 
+# fresh_dir DIR: empty DIR for a run; refuses to wipe a folder that holds
+# something other than an earlier run (it must contain serial.log).
+fresh_dir() {
+	if [ -e "$1" ] && [ -n "$(ls -A "$1" 2>/dev/null)" ] && [ ! -e "$1/serial.log" ]; then
+		die "$1 exists and is not a folder of an earlier run (no serial.log); not wiping it"
+	fi
+	rm -rf "$1"
+	mkdir -p "$1"
+}
+
 # cpu_flag PAGING: the -cpu argument for 4- or 5-level paging under TCG.
 cpu_flag() {
 	case $1 in
