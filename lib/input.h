@@ -145,7 +145,7 @@ enum { VS_WIN_DATA, VS_WIN_DESC, VS_WIN_BITMAP, VS_NR_WIN };
 
 struct vs_reader {
 	const struct vs_input *in;
-	struct vs_window win[VS_NR_WIN];  /* ELF uses DATA only */
+	struct vs_window win[VS_NR_WIN];  /* ELF: DATA, and DESC for small reads */
 	int use_mmap;                /* cleared for good if mmap fails */
 	uint8_t *bounce;             /* one page, for partly covered pages */
 	uint8_t *cbuf;               /* kdump input: a compressed page */

@@ -106,7 +106,7 @@ void vs_reader_fini(struct vs_reader *r)
 static int map_window(struct vs_reader *r, struct vs_window *w,
 		      uint64_t start, uint64_t end)
 {
-	void *p = mmap(NULL, end - start, PROT_READ, MAP_PRIVATE | MAP_POPULATE,
+	void *p = mmap(NULL, end - start, PROT_READ, MAP_PRIVATE,
 		       r->in->fd, (off_t)start);
 
 	if (p == MAP_FAILED)
@@ -178,6 +178,10 @@ static int copy_from_segment(struct vs_reader *r, const struct vs_segment *s,
 			     struct vs_error *err)
 {
 	uint64_t rel = paddr - s->paddr;
+	/* Small reads (page-table entries, kernel variables) get a window of
+	 * their own, so that they do not move the one bulk reads stream
+	 * through (an ELF input has no use for the kdump windows). */
+	int wi = len < 512 ? VS_WIN_DESC : VS_WIN_DATA;
 
 	while (len) {
 		size_t n = len > VS_READ_WINDOW / 2 ? VS_READ_WINDOW / 2 : len;
@@ -189,7 +193,7 @@ static int copy_from_segment(struct vs_reader *r, const struct vs_segment *s,
 		}
 		if (n > s->filesz - rel)
 			n = (size_t)(s->filesz - rel);
-		src = vs_window_get(r, VS_WIN_DATA, s->offset + rel, n,
+		src = vs_window_get(r, wi, s->offset + rel, n,
 				    s->offset + s->filesz, err);
 		if (!src)
 			return -1;
