@@ -120,9 +120,13 @@ out:
 	return ret;
 }
 
+/* A piece covers memory [from, to) with data [from, data_end): the rest
+ * reads as zeros, as an excluded page does in makedumpfile's ELF. */
 static int add_piece(struct elf_writer *w, const struct vs_segment *s,
-		     uint64_t from, uint64_t to, struct vs_error *err)
+		     uint64_t from, uint64_t data_end, uint64_t to,
+		     struct vs_error *err)
 {
+	uint64_t file_end = s->paddr + s->filesz;
 	struct elf_piece *p;
 
 	if (w->npieces == w->cap) {
@@ -134,11 +138,12 @@ static int add_piece(struct elf_writer *w, const struct vs_segment *s,
 		w->pieces = np;
 		w->cap = cap;
 	}
+	if (data_end > file_end)
+		data_end = file_end;
 	p = &w->pieces[w->npieces++];
 	p->paddr = from;
 	p->vaddr = s->vaddr + (from - s->paddr);
-	p->filesz = (to < s->paddr + s->filesz ? to : s->paddr + s->filesz);
-	p->filesz = p->filesz > from ? p->filesz - from : 0;
+	p->filesz = data_end > from ? data_end - from : 0;
 	p->memsz = to - from;
 	return 0;
 }
@@ -148,35 +153,58 @@ static int kept(const struct elf_writer *w, uint64_t pfn)
 	return pfn < w->d->max_mapnr && vs_bit_test(w->bitmap, pfn);
 }
 
-/* Split one input PT_LOAD into pieces at excluded runs >= 256 pages. */
+/* The end of the kept run starting at PFN, gaps under 256 pages bridged;
+ * *NEXT = the first kept pfn after it (LAST if none). */
+static uint64_t run_end(const struct elf_writer *w, uint64_t pfn,
+			uint64_t last, uint64_t *next)
+{
+	uint64_t b = pfn, gap;
+
+	for (;;) {
+		while (b < last && kept(w, b))
+			b++;
+		gap = b;
+		while (gap < last && !kept(w, gap))
+			gap++;
+		if (gap >= last || gap - b >= ELF_GAP_PAGES) {
+			*next = gap;
+			return b;
+		}
+		b = gap;
+	}
+}
+
+/* Split one input PT_LOAD where kept pages resume after an excluded run
+ * of 256 pages or more.  The pieces tile the segment, as makedumpfile's
+ * do: each holds its kept run's data and reaches to the next piece as
+ * memory without data (zeros to readers), so no address disappears. */
 static int split_segment(struct elf_writer *w, const struct vs_segment *s,
 			 struct vs_error *err)
 {
 	unsigned sh = w->d->in->page_shift;
-	uint64_t end = s->paddr + s->memsz;
+	uint64_t end = s->paddr + s->memsz, from = s->paddr;
 	uint64_t pfn = s->paddr >> sh, last = vs_div_round_up(end, 1ULL << sh);
+	uint64_t data_end, next;
 
-	while (pfn < last) {
-		uint64_t a, b, gap;
-
-		while (pfn < last && !kept(w, pfn))
-			pfn++;
-		if (pfn >= last)
-			break;
-		a = pfn;
-		for (b = pfn + 1;; b = gap) {
-			while (b < last && kept(w, b))
-				b++;
-			gap = b;
-			while (gap < last && !kept(w, gap))
-				gap++;
-			if (gap >= last || gap - b >= ELF_GAP_PAGES)
-				break;
-		}
-		if (add_piece(w, s, (a << sh) > s->paddr ? a << sh : s->paddr,
-			      (b << sh) < end ? b << sh : end, err) < 0)
+	if (s->memsz == 0)
+		return 0;
+	while (pfn < last && !kept(w, pfn))
+		pfn++;
+	if (pfn >= last)
+		return add_piece(w, s, from, from, end, err);
+	if (pfn - (s->paddr >> sh) >= ELF_GAP_PAGES) {
+		/* A long excluded run first: a piece without data. */
+		if (add_piece(w, s, from, from, pfn << sh, err) < 0)
 			return -1;
-		pfn = b;
+		from = pfn << sh;
+	}
+	while (pfn < last) {
+		data_end = run_end(w, pfn, last, &next) << sh;
+		if (add_piece(w, s, from, data_end < end ? data_end : end,
+			      next < last ? next << sh : end, err) < 0)
+			return -1;
+		from = next << sh;
+		pfn = next;
 	}
 	return 0;
 }
