@@ -41,7 +41,8 @@ vmsift: $(CLI_OBJ) lib/libvmsift.a
 	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) lib/libvmsift.a $(LDFLAGS) $(LDLIBS)
 
 vmsift-static: $(CLI_SRC) $(LIB_SRC) $(HDRS)
-	$(CC) $(CFLAGS) -static -o $@ $(CLI_SRC) $(LIB_SRC) $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CFLAGS) -static -o $@ $(CLI_SRC) $(LIB_SRC) $(LDFLAGS) \
+		$(LDLIBS) -lstdc++ -lm  # static snappy is C++
 
 bench/ceiling: bench/ceiling.c lib/libvmsift.a
 	$(CC) $(CFLAGS) -o $@ bench/ceiling.c lib/libvmsift.a $(LDFLAGS) $(LDLIBS)
