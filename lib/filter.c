@@ -611,12 +611,23 @@ static int in_dump(const struct vs_filter *f, uint64_t pfn)
 /* Read the struct pages of [pfn, pfn + n) of range G into BUF, plus the
  * next one when G has it and it is readable; returns how many were read
  * (0: the N are not all readable). */
+/* The struct pages of [pfn, pfn + n), plus the next one when the range
+ * has it (the first tail of a head at the end): in place in the input's
+ * window when they are contiguous there (the common case: the scan is
+ * bandwidth-bound and a copy would double its traffic), else copied into
+ * s->buf.  Returns how many are there, 0 if unreadable. */
 static uint64_t read_pages(struct scan *s, const struct vs_memmap_range *g,
-			   uint64_t pfn, uint64_t n, uint8_t *buf)
+			   uint64_t pfn, uint64_t n, const uint8_t **pages)
 {
 	uint64_t sps = s->f->sps, va = g->vaddr + (pfn - g->start) * sps;
+	uint64_t want = pfn + n < g->end ? n + 1 : n;
+	uint8_t *buf = s->buf;
 	struct vs_error why;
 
+	*pages = vs_memmap_peek(s->f->arch, s->r, &s->x, va, want * sps, &why);
+	if (*pages)
+		return want;
+	*pages = buf;
 	if (vs_memmap_read(s->f->arch, s->r, &s->x, va, buf, n * sps, &why) < 0) {
 		s->x.len = 0;
 		return 0;
@@ -637,12 +648,13 @@ static uint64_t head_of(struct scan *s, uint64_t pfn)
 	const struct vs_filter *f = s->f;
 	size_t i = vs_memmap_first(&f->mm, pfn);
 	const struct vs_memmap_range *g = i < f->mm.nr ? &f->mm.ranges[i] : NULL;
+	const uint8_t *pg;
 	uint64_t word, va, head;
 
 	if (!f->has_head || i == f->mm.nr || g->start > pfn || g->bad ||
-	    !read_pages(s, g, pfn, 1, s->buf))
+	    !read_pages(s, g, pfn, 1, &pg))
 		return pfn;
-	word = ld64(s->buf, f->off_head);
+	word = ld64(pg, f->off_head);
 	if (!(word & 1))
 		return pfn;
 	va = g->vaddr + (pfn - g->start) * f->sps;
@@ -660,15 +672,16 @@ static int try_candidate(struct scan *s, uint64_t p, uint64_t *skip)
 	const struct vs_filter *f = s->f;
 	size_t i = vs_memmap_first(&f->mm, p);
 	const struct vs_memmap_range *g = i < f->mm.nr ? &f->mm.ranges[i] : NULL;
+	const uint8_t *pg;
 	enum reason why;
 	uint64_t got, nr;
 
 	if (i == f->mm.nr || g->start > p || g->bad || !in_dump(f, p))
 		return 0;
-	got = read_pages(s, g, p, 1, s->buf);
+	got = read_pages(s, g, p, 1, &pg);
 	if (!got)
 		return 0;
-	why = decide(f, s->buf, got > 1, p, &nr);
+	why = decide(f, pg, got > 1, p, &nr);
 	if (why == R_KEEP || why == R_DOUBT)
 		return 0;
 	if (nr > s->start - p) {
@@ -740,7 +753,8 @@ static void scan_batch(struct scan *s, const struct vs_memmap_range *g,
 		       uint64_t p, uint64_t n)
 {
 	const struct vs_filter *f = s->f;
-	uint64_t sps = f->sps, nr, got = read_pages(s, g, p, n, s->buf);
+	const uint8_t *pages;
+	uint64_t sps = f->sps, nr, got = read_pages(s, g, p, n, &pages);
 	uint64_t piece = f->in->page_size / sps ? f->in->page_size / sps : 1;
 
 	if (!got && n > piece) {
@@ -753,7 +767,7 @@ static void scan_batch(struct scan *s, const struct vs_memmap_range *g,
 		return;
 	}
 	for (uint64_t i = 0; i < n; i++) {
-		const uint8_t *pg = s->buf + i * sps;
+		const uint8_t *pg = pages + i * sps;
 		enum reason why;
 
 		if (p + i < s->next)

@@ -181,6 +181,13 @@ void vs_reader_fini(struct vs_reader *r);
 int vs_read_page(struct vs_reader *r, uint64_t pfn, const uint8_t **page,
 		 struct vs_error *err);
 
+/* A pointer to LEN bytes of physical memory at PADDR, read in place in
+ * the reader's window and valid until the next call on R; NULL when they
+ * do not lie whole in one segment's file data (or on a read error, with
+ * ERR set): then copy them with vs_read_phys. */
+const uint8_t *vs_peek_phys(struct vs_reader *r, uint64_t paddr, size_t len,
+			    struct vs_error *err);
+
 /* Copy LEN bytes of physical memory at PADDR into BUF.  Fails, naming
  * the address, if any byte is outside the input's memory. */
 int vs_read_phys(struct vs_reader *r, uint64_t paddr, void *buf, size_t len,

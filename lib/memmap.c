@@ -375,6 +375,22 @@ int vs_memmap_read(const struct vs_arch *a, struct vs_reader *r,
 	return 0;
 }
 
+const uint8_t *vs_memmap_peek(const struct vs_arch *a, struct vs_reader *r,
+			      struct vs_xlat *x, uint64_t vaddr, size_t len,
+			      struct vs_error *err)
+{
+	uint64_t pa, span;
+
+	if (!x->len || vaddr < x->va || vaddr - x->va >= x->len) {
+		if (vs_vtop(a, r, vaddr, &pa, &span, err) < 0)
+			return NULL;
+		*x = (struct vs_xlat){ vaddr, pa, span };
+	}
+	if (x->len - (vaddr - x->va) < len)
+		return NULL;
+	return vs_peek_phys(r, x->pa + (vaddr - x->va), len, err);
+}
+
 /* Online node ids from node_online_map or node_states[N_ONLINE]; node 0
  * alone when neither is exported, as makedumpfile does. */
 static int online_map(const struct vs_input *in, const struct vs_arch *a,

@@ -65,6 +65,12 @@ int vs_memmap_read(const struct vs_arch *a, struct vs_reader *r,
 		   struct vs_xlat *x, uint64_t vaddr, void *buf, size_t len,
 		   struct vs_error *err);
 
+/* The LEN bytes at VADDR read in place (see vs_peek_phys), or NULL when
+ * they are not contiguous in the input: then use vs_memmap_read. */
+const uint8_t *vs_memmap_peek(const struct vs_arch *a, struct vs_reader *r,
+			      struct vs_xlat *x, uint64_t vaddr, size_t len,
+			      struct vs_error *err);
+
 /* The pglist_data addresses of the online nodes (at most MAX). */
 int vs_memmap_nodes(const struct vs_input *in, const struct vs_arch *a,
 		    struct vs_reader *r, uint64_t *pgdat, size_t max,

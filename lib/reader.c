@@ -256,6 +256,25 @@ int vs_read_phys(struct vs_reader *r, uint64_t paddr, void *buf, size_t len,
 	return 0;
 }
 
+const uint8_t *vs_peek_phys(struct vs_reader *r, uint64_t paddr, size_t len,
+			    struct vs_error *err)
+{
+	const struct vs_input *in = r->in;
+	const struct vs_segment *s;
+	long i;
+
+	if (in->kind != VS_INPUT_ELF || len > VS_MAP_WINDOW / 2)
+		return NULL;
+	i = vs_input_find(in, paddr);
+	if (i < 0)
+		return NULL;
+	s = &in->phys[i];
+	if (paddr - s->paddr + len > s->filesz)
+		return NULL;
+	return vs_window_get(r, VS_WIN_DATA, s->offset + (paddr - s->paddr), len,
+			     s->offset + s->filesz, err);
+}
+
 /* A page not wholly inside one segment's file data: assemble it. */
 static int assemble_page(struct vs_reader *r, uint64_t pfn,
 			 const uint8_t **page, struct vs_error *err)
