@@ -17,3 +17,28 @@ else
 	run_test "real kdump: vmsift in a capture kernel, checked against the raw vmcore and makedumpfile" \
 		t_harness_quick
 fi
+
+# t_snapshot5: a live snapshot of a guest with 5-level paging (QEMU's
+# dump-guest-memory layout), filtered at -d 31: bitmaps equal
+# makedumpfile's, every kept page equal to the snapshot's.
+t_snapshot5() {
+	local d=$work/snap5 ref
+	rm -rf "$d" && mkdir -p "$d"
+	timeout 300 "$top/tests/harness/mkvmcore" --mem 384 --paging 5 \
+		--work "$d/mk" "$d/snap5.vmcore" || return 1
+	grep -a -q 'NUMBER(pgtable_l5_enabled)=1' "$d/snap5.vmcore" ||
+		{ echo "the guest did not run with 5-level paging"; return 1; }
+	$check normalize "$d/snap5.vmcore" "$d/snap5.norm" || return 1
+	makedumpfile -l -d 31 "$d/snap5.norm" "$d/ref" >/dev/null 2>&1 ||
+		{ echo "makedumpfile failed"; return 1; }
+	vmsift -z -d 31 --message-level 0 "$d/snap5.vmcore" "$d/out" || return 1
+	$check bitmaps "$d/out" "$d/ref" "$d/snap5.vmcore" &&
+		$check pages "$d/snap5.vmcore" "$d/out"
+	local rc=$?
+	rm -rf "$d"
+	return $rc
+}
+
+if [ "${VMSIFT_NO_QEMU:-0}" != 1 ]; then
+	run_test "5-level paging: a QEMU snapshot filtered as makedumpfile filters it" t_snapshot5
+fi
