@@ -152,6 +152,23 @@ int vs_select_chunk(const struct vs_dump *d, struct vs_worker *w,
 	return 0;
 }
 
+int vs_dump_run(struct vs_dump *d, const struct vs_pipeline_ops *ops,
+		void *arg, void *slots, size_t slot_size, unsigned nslots,
+		uint64_t njobs, struct vs_error *err)
+{
+	void **sp = calloc(nslots, sizeof(*sp));
+	int ret;
+
+	if (!sp)
+		return vs_err(err, "out of memory");
+	for (unsigned i = 0; i < nslots; i++)
+		sp[i] = (char *)slots + i * slot_size;
+	ret = vs_pipeline_run(ops, arg, (void **)d->workers, d->nthreads, sp,
+			      nslots, njobs, err);
+	free(sp);
+	return ret;
+}
+
 static void free_workers(struct vs_dump *d)
 {
 	for (unsigned i = 0; d->workers && i < d->nworkers; i++) {

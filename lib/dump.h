@@ -17,6 +17,7 @@
 #include "codec.h"
 #include "filter.h"
 #include "input.h"
+#include "pipeline.h"
 #include "sink.h"
 #include "vmsift.h"
 
@@ -69,6 +70,12 @@ int vs_select_chunk(const struct vs_dump *d, struct vs_worker *w,
 
 void vs_report_progress(const struct vs_dump *d, uint64_t done,
 			uint64_t total);
+
+/* Run jobs [0, NJOBS) of OPS on the dump's workers, with NSLOTS slots of
+ * SLOT_SIZE bytes each laid out at SLOTS; consume(ARG, ...) in order. */
+int vs_dump_run(struct vs_dump *d, const struct vs_pipeline_ops *ops,
+		void *arg, void *slots, size_t slot_size, unsigned nslots,
+		uint64_t njobs, struct vs_error *err);
 
 int vs_write_kdump(struct vs_dump *d, struct vs_error *err);
 int vs_write_elf(struct vs_dump *d, struct vs_error *err);

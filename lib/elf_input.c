@@ -23,20 +23,6 @@
 #define VS_MAX_PADDR (1ULL << 56)
 #define VS_MAX_NOTES (64u << 20)
 
-static int read_exact(const struct vs_input *in, void *buf, size_t len,
-		      uint64_t off, const char *what, struct vs_error *err)
-{
-	if (off > in->file_size || len > in->file_size - off)
-		return vs_err(err, "%s at offset 0x%llx: file ends at 0x%llx, "
-			      "expected 0x%zx more bytes", what,
-			      (unsigned long long)off,
-			      (unsigned long long)in->file_size, len);
-	if (vs_input_read(in, buf, len, off) < 0)
-		return vs_err_sys(err, "%s at offset 0x%llx: read failed", what,
-				  (unsigned long long)off);
-	return 0;
-}
-
 static int check_ident(const Elf64_Ehdr *eh, struct vs_error *err)
 {
 	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0)
@@ -70,7 +56,7 @@ static int count_phdrs(struct vs_input *in, const Elf64_Ehdr *eh,
 	if (eh->e_shoff == 0)
 		return vs_err(err, "e_phnum is PN_XNUM but there is no section "
 			      "header 0 (e_shoff is 0)");
-	if (read_exact(in, &sh, sizeof(sh), eh->e_shoff, "section header 0",
+	if (vs_input_read_at(in, &sh, sizeof(sh), eh->e_shoff, "section header 0",
 		       err) < 0)
 		return -1;
 	*nr = sh.sh_info;
@@ -126,7 +112,7 @@ static int add_note_segment(struct vs_input *in, const Elf64_Phdr *ph,
 	if (!p)
 		return vs_err(err, "out of memory");
 	in->notes = p;
-	if (read_exact(in, p + in->notes_size, ph->p_filesz, ph->p_offset,
+	if (vs_input_read_at(in, p + in->notes_size, ph->p_filesz, ph->p_offset,
 		       "notes", err) < 0)
 		return -1;
 	in->notes_size += ph->p_filesz;
@@ -155,7 +141,7 @@ static int read_phdrs(struct vs_input *in, const Elf64_Ehdr *eh,
 		vs_err(err, "out of memory");
 		goto out;
 	}
-	if (read_exact(in, ph, nr * sizeof(*ph), eh->e_phoff,
+	if (vs_input_read_at(in, ph, nr * sizeof(*ph), eh->e_phoff,
 		       "program headers", err) < 0)
 		goto out;
 	for (i = 0; i < nr; i++) {
@@ -240,7 +226,7 @@ static int read_header(struct vs_input *in, struct vs_error *err)
 
 	if (in->file_size < sizeof(eh)) {
 		if (in->file_size >= SELFMAG &&
-		    read_exact(in, &eh, SELFMAG, 0, "ELF header", err) == 0 &&
+		    vs_input_read_at(in, &eh, SELFMAG, 0, "ELF header", err) == 0 &&
 		    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0)
 			return vs_err(err, "not an ELF file (no ELF magic at "
 				      "offset 0)");
@@ -248,7 +234,7 @@ static int read_header(struct vs_input *in, struct vs_error *err)
 			      "bytes, the header needs 0x%zx",
 			      (unsigned long long)in->file_size, sizeof(eh));
 	}
-	if (read_exact(in, &eh, sizeof(eh), 0, "ELF header", err) < 0 ||
+	if (vs_input_read_at(in, &eh, sizeof(eh), 0, "ELF header", err) < 0 ||
 	    check_ident(&eh, err) < 0)
 		return -1;
 	in->elf_machine = eh.e_machine;

@@ -99,23 +99,17 @@ static int run_select(struct elf_writer *w, struct vs_error *err)
 	uint64_t njobs = vs_div_round_up(d->max_mapnr, VS_SELECT_PFNS);
 	unsigned nslots = 2 * d->nworkers;
 	struct elf_slot *slots = calloc(nslots, sizeof(*slots));
-	void **sp = calloc(nslots, sizeof(*sp));
 	static const struct vs_pipeline_ops ops = {
 		.work = elf_select_work, .consume = elf_select_consume,
 	};
 	int ret = -1;
 
 	w->bitmap = calloc(njobs, VS_SELECT_PFNS / 8);
-	if (!slots || !sp || !w->bitmap) {
+	if (!slots || !w->bitmap)
 		vs_err(err, "out of memory");
-		goto out;
-	}
-	for (unsigned i = 0; i < nslots; i++)
-		sp[i] = &slots[i];
-	ret = vs_pipeline_run(&ops, w, (void **)d->workers, d->nthreads, sp,
-			      nslots, njobs, err);
-out:
-	free(sp);
+	else
+		ret = vs_dump_run(d, &ops, w, slots, sizeof(*slots), nslots,
+				  njobs, err);
 	free(slots);
 	return ret;
 }

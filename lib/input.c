@@ -55,6 +55,20 @@ int vs_input_load_vmcoreinfo_note(struct vs_input *in, struct vs_error *err)
 			in->vmcoreinfo_size, "VMCOREINFO note", err);
 }
 
+int vs_input_read_at(const struct vs_input *in, void *buf, size_t len,
+		     uint64_t off, const char *what, struct vs_error *err)
+{
+	if (off > in->file_size || len > in->file_size - off)
+		return vs_err(err, "%s at offset 0x%llx: file ends at 0x%llx, "
+			      "expected 0x%zx more bytes", what,
+			      (unsigned long long)off,
+			      (unsigned long long)in->file_size, len);
+	if (vs_input_read(in, buf, len, off) < 0)
+		return vs_err_sys(err, "%s at offset 0x%llx: read failed", what,
+				  (unsigned long long)off);
+	return 0;
+}
+
 int vs_input_open(struct vs_input *in, const char *path, struct vs_error *err)
 {
 	char magic[sizeof(FLAT_SIGNATURE) + 3];

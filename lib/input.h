@@ -115,6 +115,10 @@ int vs_input_open_flat(struct vs_input *in, struct vs_error *err);
  * (0 at the end of the file). */
 int vs_input_read(const struct vs_input *in, void *buf, size_t len,
 		  uint64_t off);
+/* The same for the input's own structures: fails with a message naming
+ * WHAT and the offset when the file is too short or the read fails. */
+int vs_input_read_at(const struct vs_input *in, void *buf, size_t len,
+		     uint64_t off, const char *what, struct vs_error *err);
 /* Shared by both: the notes (CPUs, VMCOREINFO), max_mapnr from phys. */
 int vs_input_scan_notes(struct vs_input *in, struct vs_error *err);
 int vs_input_load_vmcoreinfo_note(struct vs_input *in, struct vs_error *err);

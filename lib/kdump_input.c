@@ -23,20 +23,6 @@
 #define RANK_PFNS (1ULL << VS_RANK_SHIFT)
 #define STREAM_BUF (1u << 20)
 
-static int read_at(const struct vs_input *in, void *buf, size_t len,
-		   uint64_t off, const char *what, struct vs_error *err)
-{
-	if (off > in->file_size || len > in->file_size - off)
-		return vs_err(err, "%s at offset 0x%llx: file ends at 0x%llx, "
-			      "expected 0x%zx more bytes", what,
-			      (unsigned long long)off,
-			      (unsigned long long)in->file_size, len);
-	if (vs_input_read(in, buf, len, off) < 0)
-		return vs_err_sys(err, "%s at offset 0x%llx: read failed", what,
-				  (unsigned long long)off);
-	return 0;
-}
-
 static uint16_t machine_of(const char *uts_machine)
 {
 	static const struct { const char *name; uint16_t em; } map[] = {
@@ -96,7 +82,7 @@ static int check_notes(struct vs_input *in, const struct kdump_sub_header *sh,
 	if (!in->notes)
 		return vs_err(err, "out of memory");
 	in->notes_size = sh->size_note;
-	return read_at(in, in->notes, sh->size_note, sh->offset_note, "notes",
+	return vs_input_read_at(in, in->notes, sh->size_note, sh->offset_note, "notes",
 		       err);
 }
 
@@ -107,7 +93,7 @@ static int read_headers(struct vs_input *in, struct vs_error *err)
 	struct vs_kdump_input *kd = &in->kd;
 	uint64_t mapnr_bytes;
 
-	if (read_at(in, &h, sizeof(h), 0, "kdump header", err) < 0 ||
+	if (vs_input_read_at(in, &h, sizeof(h), 0, "kdump header", err) < 0 ||
 	    check_header(in, &h, err) < 0)
 		return -1;
 	kd->block_size = (uint64_t)h.block_size;
@@ -118,7 +104,7 @@ static int read_headers(struct vs_input *in, struct vs_error *err)
 	in->page_size = kd->block_size;
 	in->page_shift = (unsigned)__builtin_ctzll(in->page_size);
 	in->elf_machine = machine_of(h.utsname.machine);
-	if (read_at(in, &sh, sizeof(sh), kd->block_size, "kdump sub header",
+	if (vs_input_read_at(in, &sh, sizeof(sh), kd->block_size, "kdump sub header",
 		    err) < 0)
 		return -1;
 	kd->phys_base = sh.phys_base;
@@ -161,7 +147,7 @@ static int stream_bitmap(struct vs_input *in, uint64_t off,
 	for (uint64_t done = 0; done < len && ret == 0;) {
 		size_t n = len - done < STREAM_BUF ? (size_t)(len - done) : STREAM_BUF;
 
-		ret = read_at(in, buf, n, off + done, "bitmap", err);
+		ret = vs_input_read_at(in, buf, n, off + done, "bitmap", err);
 		if (ret == 0)
 			ret = fn(in, arg, buf, done, n, err);
 		done += n;

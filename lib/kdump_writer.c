@@ -311,24 +311,16 @@ static int run_select(struct kd_writer *w, struct vs_error *err)
 	uint64_t njobs = vs_div_round_up(d->max_mapnr, VS_SELECT_PFNS);
 	unsigned nslots = 2 * d->nworkers;
 	struct select_slot *slots = calloc(nslots, sizeof(*slots));
-	void **sp = calloc(nslots, sizeof(*sp));
 	static const struct vs_pipeline_ops ops = {
 		.work = select_work, .consume = select_consume,
 	};
 	int ret = -1;
 
-	if (!slots || !sp) {
-		vs_err(err, "out of memory");
-		goto out;
-	}
-	for (unsigned i = 0; i < nslots; i++)
-		sp[i] = &slots[i];
-	if (vs_pipeline_run(&ops, w, (void **)d->workers, d->nthreads, sp,
-			    nslots, njobs, err) < 0)
-		goto out;
-	ret = pad_bitmaps(w, njobs, err);
-out:
-	free(sp);
+	if (!slots)
+		return vs_err(err, "out of memory");
+	if (vs_dump_run(d, &ops, w, slots, sizeof(*slots), nslots, njobs,
+			err) == 0)
+		ret = pad_bitmaps(w, njobs, err);
 	free(slots);
 	return ret;
 }
@@ -552,28 +544,21 @@ static int run_copy(struct kd_writer *w, struct vs_error *err)
 	uint64_t njobs = vs_div_round_up(d->max_mapnr, w->copy_pfns);
 	unsigned nslots = 2 * d->nworkers;
 	struct copy_slot *slots = alloc_copy_slots(w, nslots);
-	void **sp = calloc(nslots, sizeof(*sp));
 	static const struct vs_pipeline_ops ops = {
 		.work = copy_work, .consume = copy_consume,
 	};
 	int ret = -1;
 
-	if (!slots || !sp) {
-		vs_err(err, "out of memory");
-		goto out;
-	}
-	for (unsigned i = 0; i < nslots; i++)
-		sp[i] = &slots[i];
-	if (write_zero_pages(w, err) < 0)
-		goto out;
-	if (vs_pipeline_run(&ops, w, (void **)d->workers, d->nthreads, sp,
-			    nslots, njobs, err) < 0)
+	if (!slots)
+		return vs_err(err, "out of memory");
+	if (write_zero_pages(w, err) < 0 ||
+	    vs_dump_run(d, &ops, w, slots, sizeof(*slots), nslots, njobs,
+			err) < 0)
 		goto out;
 	ret = 0;
 	for (unsigned i = 0; i < w->nouts && ret == 0; i++)
 		ret = flush_desc(w, &w->outs[i], err);
 out:
-	free(sp);
 	free_copy_slots(slots, nslots);
 	return ret;
 }
