@@ -107,3 +107,33 @@ for in in "${vmcores[@]}"; do
 	run_test "flattened input $name: vmsift's, makedumpfile's and ELF streams read directly" t_flat_input "$in"
 	run_test "flattened input $name: a cut stream refused" t_flat_input_cut "$in"
 done
+
+# t_vmcoreinfo_file INPUT: a vmcore whose VMCOREINFO note is hidden
+# dumps at -d 31 with -i taking VMCOREINFO from a text file (as
+# makedumpfile -g writes one), bitmaps equal to makedumpfile's; without -i
+# it is refused, naming what is missing.
+t_vmcoreinfo_file() {
+	local in=$1 d=$work/out/vmcoreinfo ref msg
+	mkdir -p "$d"
+	$PY - "$in" "$d/hidden.vmcore" "$d/vmcoreinfo.txt" <<'PY' || return 1
+import mmap, shutil, subprocess, sys
+src, dst, txt = sys.argv[1:]
+subprocess.run(['cp', '--sparse=always', src, dst], check=True)
+with open(dst, 'r+b') as f:
+    m = mmap.mmap(f.fileno(), 0)
+    at = m.find(b'VMCOREINFO\0', 0, 1 << 24)
+    if at < 0:
+        sys.exit('no VMCOREINFO note')
+    text_at = m.find(b'OSRELEASE=', at)
+    end = m.find(b'\0', text_at)
+    open(txt, 'wb').write(m[text_at:end])
+    m[at:at + 11] = b'VMCOREINFX\0'
+    m.close()
+PY
+	msg=$(vmsift -l -d 31 "$d/hidden.vmcore" "$d/no-i" 2>&1) && { echo "dumped -d 31 without VMCOREINFO"; return 1; }
+	[[ $msg == *VMCOREINFO* ]] || { echo "$msg"; return 1; }
+	vmsift -l -d 31 -i "$d/vmcoreinfo.txt" --message-level 0 "$d/hidden.vmcore" "$d/with-i" || return 1
+	ref=$(reference 31 "$in") || { echo "makedumpfile failed"; return 1; }
+	$check bitmaps "$d/with-i" "$ref" "$in"
+}
+run_test "-i VMCOREINFO: a vmcore without its note filters from the text file" t_vmcoreinfo_file "${vmcores[0]}"
