@@ -267,6 +267,11 @@ static int run(struct vmsift *vs, struct cli *c, int fd, const char *name,
 			"%f seconds\n", st->select_seconds, st->copy_seconds);
 	if (c->message_level & ML_REPORT)
 		print_report(c, st);
+	/* Doubts are worth a line even without the report: the pages they
+	 * name were kept because the kernel's metadata was damaged. */
+	if (*vmsift_doubts(vs) && (c->message_level & (ML_COMMON | ML_REPORT)))
+		fprintf(stderr, "vmsift: damaged page metadata, pages kept:\n%s",
+			vmsift_doubts(vs));
 	return ret;
 }
 

@@ -134,6 +134,12 @@ int vmsift_dump_split(struct vmsift *vs, const struct vmsift_options *opts,
 int vmsift_reassemble(struct vmsift *vs, const char *const *parts, unsigned n,
 		      int out_fd, const char *out_name);
 
+/* What the last vmsift_dump() found doubtful in the dead kernel's page
+ * metadata (unreadable struct pages, broken free lists, absurd orders),
+ * one line each with the pfns and addresses, the pages concerned kept;
+ * "" when nothing was. */
+const char *vmsift_doubts(const struct vmsift *vs);
+
 /* The counts of the last vmsift_dump(). */
 void vmsift_get_stats(const struct vmsift *vs, struct vmsift_stats *st);
 

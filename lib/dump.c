@@ -256,6 +256,28 @@ static void fill_stats(struct vmsift *vs, const struct vs_dump *d)
 	st->cancelled = d->cancel && atomic_load(d->cancel);
 }
 
+/* What filtering found doubtful, for vmsift_doubts(): the set-up's lines
+ * (unreadable mem_section roots, broken free lists), then the scan's. */
+static void keep_doubts(struct vmsift *vs, const struct vs_filter *f,
+			const struct vs_counts *c)
+{
+	char scan[VS_DOUBT_LINES * (VS_DOUBT_LEN + 1) + 64];
+	const char *setup = vs_filter_doubts(f);
+	size_t n;
+
+	free(vs->doubts);
+	vs_doubt_format(&c->doubts, scan, sizeof(scan));
+	n = strlen(setup) + strlen(scan) + 1;
+	vs->doubts = malloc(n);
+	if (vs->doubts)
+		snprintf(vs->doubts, n, "%s%s", setup, scan);
+}
+
+const char *vmsift_doubts(const struct vmsift *vs)
+{
+	return vs->doubts ? vs->doubts : "";
+}
+
 static int open_sinks(struct vs_dump *d, const int *fds,
 		      const char *const *names, struct vs_error *err)
 {
@@ -306,8 +328,7 @@ static int run_dump(struct vmsift *vs, struct vs_dump *d, const int *fds,
 	for (unsigned i = 0; d->workers && i < d->nworkers; i++)
 		if (d->workers[i])
 			vs_counts_add(&d->counts, &d->workers[i]->counts);
-	free(vs->doubts);
-	vs->doubts = filter ? strdup(vs_filter_doubts(filter)) : NULL;
+	keep_doubts(vs, filter, &d->counts);
 	free_workers(d);
 	vs_filter_free(filter);
 	return ret;

@@ -21,3 +21,16 @@ for in in "${vmcores[@]}"; do
 	run_test "filter chunks: $(basename "$in" .vmcore) 64-pfn chunks reversed, 4 threads" \
 		t_filter_chunks "$in" 31
 done
+
+# Damaged metadata is reported with the pfns and addresses it concerns.
+t_doubts_reported() {
+	local d=$work/out/doubts msg
+	mkdir -p "$d"
+	$PY "$top/tests/gen/mkvmcore.py" "$top/tests/gen/specs/corrupt-pte.spec" \
+		"$d/v.vmcore" >/dev/null || return 1
+	msg=$(vmsift -l -d 31 --message-level 7 "$d/v.vmcore" "$d/out" 2>&1) || return 1
+	echo "$msg"
+	[[ $msg == *"damaged page metadata, pages kept"* ]] &&
+		[[ $msg == *"pfns 0x"*"struct pages at 0x"*unreadable* ]]
+}
+run_test "filter: damaged struct pages reported with their pfns and addresses" t_doubts_reported
