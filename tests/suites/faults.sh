@@ -131,3 +131,23 @@ for in in "${vmcores[@]}"; do
 	run_test "memory cap: $name -c -d 1 under ulimit -v 128 MiB" t_memcap "$in" -c -d 1
 	run_test "memory cap: $name -E -d 31 under ulimit -v 128 MiB" t_memcap "$in" -E -d 31
 done
+
+# t_enospc_flat INPUT: -F onto a disk that fills up: exit 1 with the
+# error, and what reached the disk rebuilds (-R) into a dump marked
+# incomplete whose pages are intact.
+t_enospc_flat() {
+	local in=$1 n k out=$fault_dir/flat
+	[ -n "$shim" ] || { echo "cannot build the write-failure shim"; return 1; }
+	rm -f "$fault_dir/count"
+	LD_PRELOAD=$shim WRITEFAIL_COUNT=$fault_dir/count vmsift -F -z -d 31 \
+		--message-level 0 "$in" > "$out.all" || return 1
+	n=$(cat "$fault_dir/count")
+	k=$(( n * 2 / 3 ))
+	LD_PRELOAD=$shim WRITEFAIL_AT=$k vmsift -F -z -d 31 --message-level 0 \
+		"$in" > "$out.cut" 2> "$out.err" && { echo "exit 0 on a full disk"; return 1; }
+	grep -q "No space left" "$out.err" || { cat "$out.err"; return 1; }
+	rm -f "$out.rebuilt"
+	vmsift -R "$out.rebuilt" < "$out.cut" 2>/dev/null && { echo "-R took a cut stream as whole"; return 1; }
+	$check incomplete "$in" "$out.rebuilt"
+}
+[ -n "$fault_in" ] && run_test "faults: full disk under -F: the cut stream rebuilds into a dump marked incomplete" t_enospc_flat "$fault_in"
