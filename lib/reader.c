@@ -275,6 +275,22 @@ const uint8_t *vs_peek_phys(struct vs_reader *r, uint64_t paddr, size_t len,
 			     s->offset + s->filesz, err);
 }
 
+/* The start of the first segment above PADDR (UINT64_MAX if none). */
+static uint64_t next_segment(const struct vs_input *in, uint64_t paddr)
+{
+	size_t lo = 0, hi = in->nr_phys;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (in->phys[mid].paddr <= paddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < in->nr_phys ? in->phys[lo].paddr : UINT64_MAX;
+}
+
 /* A page not wholly inside one segment's file data: assemble it. */
 static int assemble_page(struct vs_reader *r, uint64_t pfn,
 			 const uint8_t **page, struct vs_error *err)
@@ -292,7 +308,12 @@ static int assemble_page(struct vs_reader *r, uint64_t pfn,
 		uint64_t n;
 
 		if (i < 0) {
-			off += 1;  /* rare: a hole inside the page */
+			/* A hole inside the page: skip to the next segment. */
+			uint64_t next = next_segment(in, start + off);
+
+			if (next >= start + in->page_size)
+				break;
+			off = next - start;
 			continue;
 		}
 		n = in->phys[i].paddr + in->phys[i].memsz - (start + off);

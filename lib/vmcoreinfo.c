@@ -24,6 +24,15 @@ static int entry_cmp(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
+/* Keys, then line order: of two lines with one key the first wins. */
+static int entry_order(const void *a, const void *b)
+{
+	const struct vs_vi_entry *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : (x->key < y->key ? -1 : x->key > y->key);
+}
+
 static size_t count_lines(const char *text, size_t len)
 {
 	size_t n = 1;
@@ -58,6 +67,16 @@ static void split_lines(struct vs_vmcoreinfo *vi, size_t len)
 	}
 }
 
+static void drop_duplicates(struct vs_vmcoreinfo *vi)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < vi->nr; i++)
+		if (n == 0 || strcmp(vi->entries[n - 1].key, vi->entries[i].key))
+			vi->entries[n++] = vi->entries[i];
+	vi->nr = n;
+}
+
 int vs_vmcoreinfo_parse(struct vs_vmcoreinfo **out, const char *text,
 			size_t len, struct vs_error *err)
 {
@@ -79,9 +98,8 @@ int vs_vmcoreinfo_parse(struct vs_vmcoreinfo **out, const char *text,
 	memcpy(vi->text, text, n);
 	vi->text[n] = '\0';
 	split_lines(vi, n);
-	/* Sorted, and on duplicate keys the first line wins (stable order
-	 * is not guaranteed by qsort, so keep the earliest by index). */
-	qsort(vi->entries, vi->nr, sizeof(*vi->entries), entry_cmp);
+	qsort(vi->entries, vi->nr, sizeof(*vi->entries), entry_order);
+	drop_duplicates(vi);
 	*out = vi;
 	return 0;
 }
