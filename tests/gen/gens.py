@@ -114,6 +114,7 @@ BASE = dict(
     tail1_odd=False,         # 6.3+: a counter at tail1+24 can be odd
     page_offset4=0xffff888000000000,
     free_area_len=11,
+    migrate_types=5,         # LENGTH(free_area.free_list): MIGRATE_TYPES
     export_list_head=True,
     export_free_huge_page=False,
 )

@@ -101,6 +101,7 @@ class Spec:
         self.vi_del = []
         self.pages = []
         self.corrupt = []
+        self.freelists = None      # None | 'node_data' | 'contig'
         self.makedumpfile = 'ok'   # ok | differs | fails | skip
         self.notes = []
         self.parse(open(path).read())
@@ -195,7 +196,25 @@ class Spec:
                     opts[o] = True
             self.pages.append((start, count, kind, opts))
         elif d == 'corrupt':
+            if w[1] == 'freelist':
+                if len(w) < 5 or w[4] not in ('loop', 'badptr', 'badprev'):
+                    raise ValueError('corrupt freelist ORDER MT '
+                                     'loop|badptr|badprev [...]')
+                int(w[2], 0), int(w[3], 0)
             self.corrupt.append(w[1:])
+        elif d == 'freelists':
+            if w[1] == 'off':
+                self.freelists = None
+            elif w[1] == 'on':
+                self.freelists = 'auto'
+                for o in w[2:]:
+                    k, v = o.split('=', 1)
+                    if k != 'pgdat' or v not in ('node_data', 'contig'):
+                        raise ValueError('freelists on [pgdat=node_data|'
+                                         'contig]')
+                    self.freelists = v
+            else:
+                raise ValueError('freelists on|off')
         elif d == 'makedumpfile':
             self.makedumpfile = w[1]
         elif d == 'note':
@@ -258,7 +277,7 @@ class PhysMem:
 
 class Unit:
     __slots__ = ('pfn', 'n', 'kind', 'order', 'order_field', 'opts',
-                 'doubtful', 'either')
+                 'doubtful', 'either', 'flo')
 
     def __init__(self, pfn, n, kind, order=0, order_field=None, opts=None):
         self.pfn, self.n, self.kind, self.order = pfn, n, kind, order
@@ -266,6 +285,7 @@ class Unit:
         self.opts = opts or {}
         self.doubtful = False
         self.either = False
+        self.flo = None         # order of the free list it is linked on
 
 
 # ---------------------------------------------------------------------------
@@ -887,6 +907,210 @@ class Builder:
         b = b''.join(f.encode().ljust(65, b'\0') for f in fields)
         self.mem.write(p << PAGE_SHIFT, b)
 
+    # -- free lists (pglist_data / zone / free_area) ------------------------
+    # Zones of x86_64 by pfn, in the kernel's order; ZONE_MOVABLE is empty.
+    ZONES = (('DMA', 0, 0x1000), ('DMA32', 0x1000, 0x100000),
+             ('Normal', 0x100000, 1 << 40), ('Movable', 0, 0))
+
+    def freelist_layout(self):
+        """Offsets of the synthetic pglist_data/zone/free_area (x86_64,
+        shaped like 2.6.32..6.x: node_zones[] first, then zonelists, then
+        nr_zones and the node span; free_area[] early in struct zone,
+        vm_stat[] and the span after it)."""
+        orders = self.g['free_area_len']
+        mt = self.g['migrate_types']
+        fa = dict(size=mt * 16 + 8, free_list=0, nr_free=mt * 16)
+        z = dict(free_area=192)
+        z['vm_stat'] = -(-(z['free_area'] + orders * fa['size']) // 64) * 64 + 64
+        z['zone_start_pfn'] = z['vm_stat'] + 40 * 8
+        z['spanned_pages'] = z['zone_start_pfn'] + 8
+        z['present_pages'] = z['zone_start_pfn'] + 16
+        z['size'] = -(-(z['zone_start_pfn'] + 64) // 64) * 64
+        nz = len(self.ZONES) * z['size']
+        pg = dict(node_zones=0, nr_zones=nz + 0x200)
+        pg['node_mem_map'] = pg['nr_zones'] + 8
+        pg['node_start_pfn'] = pg['nr_zones'] + 16
+        pg['node_present_pages'] = pg['nr_zones'] + 24
+        pg['node_spanned_pages'] = pg['nr_zones'] + 32
+        pg['node_id'] = pg['nr_zones'] + 40
+        pg['size'] = -(-(pg['nr_zones'] + 0x100) // 64) * 64
+        return dict(orders=orders, mt=mt, fa=fa, zone=z, pgdat=pg,
+                    nodes=1024, nodemask=128)
+
+    def build_freelists(self):
+        """One node (node 0) holding every RAM range.  Its pglist_data is
+        node_data[0] (NUMA; allocated in the node's memory) or
+        contig_page_data (in the kernel image).  Every 'free' unit is put
+        on zone.free_area[order].free_list[mt] through page.lru."""
+        self.freel = None
+        mode = self.s.freelists
+        if mode is None:
+            for c in self.s.corrupt:
+                if c[0] == 'freelist':
+                    raise SpecError('corrupt freelist needs "freelists on"')
+            return
+        if mode == 'auto':
+            mode = 'contig' if self.s.model == 'flat' else 'node_data'
+        X = self.freelist_layout()
+        X['mode'] = mode
+        self.freel = X
+        fa, z, pg = X['fa'], X['zone'], X['pgdat']
+        npg = -(-pg['size'] // PAGE)
+        if mode == 'node_data':
+            base = self.alloc('pgdat', npg)
+            pgdat_va = self.dva(base << PAGE_SHIFT)
+            p = self.kimage_alloc('kdata')        # node_data[MAX_NUMNODES]
+            self.sym_node_data = self.kva(p << PAGE_SHIFT)
+            self.mem.write(p << PAGE_SHIFT, struct.pack('<Q', pgdat_va))
+        else:
+            X['nodemask'] = 8                     # MAX_NUMNODES 1
+            base = None
+            for _ in range(npg):
+                base = self.kimage_alloc('kdata')
+            pgdat_va = self.kva(base << PAGE_SHIFT)
+            self.sym_contig_page_data = pgdat_va
+        # node_states[N_ONLINE], exported as node_online_map (also without
+        # NUMA: the kernel exports it unconditionally)
+        p = self.kimage_alloc('kdata')
+        self.sym_node_online_map = self.kva(p << PAGE_SHIFT)
+        self.mem.write(p << PAGE_SHIFT, struct.pack('<Q', 1))
+        self.pgdat_va = pgdat_va
+        buf = bytearray(pg['size'])
+
+        def put(off, v, size=8):
+            struct.pack_into({4: '<I', 8: '<Q'}[size], buf, off, v)
+        n0, n1 = self.ram_pfns[0][0], self.ram_pfns[-1][1]
+        put(pg['node_start_pfn'], n0)
+        put(pg['node_spanned_pages'], n1 - n0)
+        put(pg['node_present_pages'], sum(b - a for a, b in self.ram_pfns))
+        if self.s.model == 'flat':
+            put(pg['node_mem_map'], self.flat_mem_map)
+        zones = []
+        nr_zones = 0
+        for zi, (name, lo, hi) in enumerate(self.ZONES):
+            present = [(max(a, lo), min(b, hi)) for a, b in self.ram_pfns
+                       if max(a, lo) < min(b, hi)]
+            zones.append(present)
+            if present:
+                nr_zones = zi + 1
+        put(pg['nr_zones'], nr_zones, 4)
+        # the lists: (zone, order, mt) -> [pfn, ...] in list order
+        lists = {}
+        for u in self.units:
+            if u.kind != 'free':
+                continue
+            o = u.n.bit_length() - 1
+            if o >= X['orders']:
+                raise SpecError('free block %#x of order %d cannot be on a '
+                                'free list (LENGTH(zone.free_area) %d)'
+                                % (u.pfn, o, X['orders']))
+            zi = next(i for i, pr in enumerate(zones)
+                      if any(a <= u.pfn < b for a, b in pr))
+            mt = int(u.opts.get('mt', (u.pfn >> 9) % 3))
+            if not 0 <= mt < X['mt']:
+                raise SpecError('free block %#x: mt %d out of range'
+                                % (u.pfn, mt))
+            u.flo = o
+            lists.setdefault((zi, o, mt), []).insert(0, u.pfn)  # list_add
+        self.fl_lists = lists
+        lru = self.L['lru']
+        links = {}       # list_head va -> [next, prev]
+        heads = {}
+        for zi, present in enumerate(zones):
+            if not present:
+                continue         # never initialised: all zero, spanned 0
+            zoff = pg['node_zones'] + zi * z['size']
+            zs, ze = present[0][0], present[-1][1]
+            put(zoff + z['zone_start_pfn'], zs)
+            put(zoff + z['spanned_pages'], ze - zs)
+            put(zoff + z['present_pages'], sum(b - a for a, b in present))
+            nfree = 0
+            for o in range(X['orders']):
+                aoff = zoff + z['free_area'] + o * fa['size']
+                nr = 0
+                for mt in range(X['mt']):
+                    hoff = aoff + fa['free_list'] + mt * 16
+                    h = pgdat_va + hoff
+                    heads[(zi, o, mt)] = h
+                    ents = [self.spage_va(p) + lru
+                            for p in lists.get((zi, o, mt), [])]
+                    chain = [h] + ents
+                    for i, e in enumerate(chain):
+                        links[e] = [chain[(i + 1) % len(chain)],
+                                    chain[i - 1]]
+                    nr += len(ents)
+                put(aoff + fa['nr_free'], nr)
+                nfree += nr << o
+            nfp = 0     # NUMBER(NR_FREE_PAGES)
+            put(zoff + z['vm_stat'] + 8 * nfp, nfree)
+        self.fl_heads = heads
+        self.fl_corrupt(links, lists, heads)
+        for e, (nx, pv) in links.items():
+            if pgdat_va <= e < pgdat_va + pg['size']:
+                struct.pack_into('<QQ', buf, e - pgdat_va, nx, pv)
+            else:
+                self.write_va(e, struct.pack('<QQ', nx, pv))
+        self.mem.write(base << PAGE_SHIFT, bytes(buf[:pg['size']]))
+
+    def hole_paddr(self):
+        """A physical address in no RAM range (no PT_LOAD) but inside a
+        1 GiB page of the direct map: the middle of the widest gap."""
+        gaps, prev = [], 0
+        for a, b in self.mem.ranges:
+            if a > prev:
+                gaps.append((a - prev, prev))
+            prev = b
+        if not gaps:
+            if prev % (1 << 30):
+                return prev
+            raise SpecError('no memory hole for a bad free-list pointer')
+        size, start = max(gaps)
+        return start + size // 2 // PAGE * PAGE
+
+    def fl_corrupt(self, links, lists, heads):
+        lru = self.L['lru']
+        for c in self.s.corrupt:
+            if c[0] != 'freelist':
+                continue
+            o, mt, how = int(c[1], 0), int(c[2], 0), c[3]
+            opts = dict(x.split('=', 1) for x in c[4:] if '=' in x)
+            args = [x for x in c[4:] if '=' not in x]
+            cand = [k for k in sorted(lists) if k[1] == o and k[2] == mt]
+            if 'zone' in opts:
+                cand = [k for k in cand if k[0] == int(opts['zone'])]
+            if not cand:
+                raise SpecError('corrupt freelist %d %d: no such non-empty '
+                                'list' % (o, mt))
+            key = cand[0]
+            ents = [self.spage_va(p) + lru for p in lists[key]]
+            at = int(opts.get('at', len(ents) // 2))
+            if not 0 <= at < len(ents):
+                raise SpecError('corrupt freelist: at=%d, list has %d'
+                                % (at, len(ents)))
+            if how == 'loop':
+                if len(ents) < 3:
+                    raise SpecError('corrupt freelist loop: needs 3 entries')
+                # the last entry's next goes back into the middle
+                links[ents[-1]][0] = ents[len(ents) // 2]
+            elif how == 'badprev':
+                links[ents[at]][1] = ents[at]
+            else:
+                what = args[0] if args else 'hole'
+                if what == 'hole':
+                    ptr = self.dva(self.hole_paddr())
+                elif what == 'outside':
+                    gbs = -(-self.max_mapnr // (1 << 18))   # GiBs with RAM
+                    ptr = self.dva((gbs + 1) << 30)
+                elif what.startswith('va:'):
+                    ptr = num(what[3:])
+                elif what.startswith('page:'):      # that pfn's page.lru
+                    ptr = self.spage_va(num(what[5:])) + lru
+                else:
+                    ptr = self.dva(num(what))
+                links[ents[at]][0] = ptr
+            self.warnings.append('free list zone %d order %d mt %d: %s'
+                                 % (key[0], o, mt, how))
+
     # -- corruptions ------------------------------------------------------
     def apply_corruptions(self):
         self.doubtful_pfns = []   # (start, end, why)
@@ -937,6 +1161,8 @@ class Builder:
                 self.doubtful_pfns.append((p0, min(p1, self.max_mapnr),
                                            'vmemmap [%#x,%#x) -> %#x'
                                            % (lo, hi, addr)))
+            elif what == 'freelist':
+                pass                     # done by build_freelists
             else:
                 raise SpecError('unknown corruption %s' % what)
 
@@ -985,6 +1211,8 @@ class Builder:
             add('OFFSET(list_head.prev)', '8')
         add('LENGTH(zone.free_area)', str(g['free_area_len']))
         add('NUMBER(NR_FREE_PAGES)', '0')
+        if self.freel:
+            self.freelist_vmcoreinfo(add)
         for f in g['export_flags']:
             add('NUMBER(PG_%s)' % f, str(F[f]))
         if g['export_head_mask']:
@@ -1022,6 +1250,33 @@ class Builder:
             order.remove(k)
         self.vi = d
         return ''.join('%s=%s\n' % (k, d[k]) for k in order)
+
+    def freelist_vmcoreinfo(self, add):
+        X = self.freel
+        fa, z, pg = X['fa'], X['zone'], X['pgdat']
+        add('SYMBOL(node_online_map)', '%x' % self.sym_node_online_map)
+        if X['mode'] == 'node_data':
+            add('SYMBOL(node_data)', '%x' % self.sym_node_data)
+            add('LENGTH(node_data)', str(X['nodes']))
+        else:
+            add('SYMBOL(contig_page_data)', '%x' % self.sym_contig_page_data)
+        add('SIZE(pglist_data)', str(pg['size']))
+        add('SIZE(zone)', str(z['size']))
+        add('SIZE(free_area)', str(fa['size']))
+        add('SIZE(nodemask_t)', str(X['nodemask']))
+        add('OFFSET(pglist_data.node_zones)', str(pg['node_zones']))
+        add('OFFSET(pglist_data.nr_zones)', str(pg['nr_zones']))
+        if self.s.model == 'flat':
+            add('OFFSET(pglist_data.node_mem_map)', str(pg['node_mem_map']))
+        add('OFFSET(pglist_data.node_start_pfn)', str(pg['node_start_pfn']))
+        add('OFFSET(pglist_data.node_spanned_pages)',
+            str(pg['node_spanned_pages']))
+        add('OFFSET(pglist_data.node_id)', str(pg['node_id']))
+        add('OFFSET(zone.free_area)', str(z['free_area']))
+        add('OFFSET(zone.vm_stat)', str(z['vm_stat']))
+        add('OFFSET(zone.spanned_pages)', str(z['spanned_pages']))
+        add('OFFSET(free_area.free_list)', str(fa['free_list']))
+        add('LENGTH(free_area.free_list)', str(X['mt']))
 
     # -- ELF ----------------------------------------------------------------
     @staticmethod
@@ -1085,6 +1340,7 @@ class Builder:
         self.build_mem_section()
         self.write_page_data()
         self.write_struct_pages()
+        self.build_freelists()
         self.apply_corruptions()
         self.write_tables()
         self.vi_text = self.vmcoreinfo()
@@ -1142,6 +1398,14 @@ class Effective:
             self.buddy_mode = 'mapcount'
         else:
             self.buddy_mode = None
+        # free lists walkable (makedumpfile exclude_free_page's keys)
+        self.freelists = b.freel is not None and all(
+            k in vi for k in ('SIZE(zone)', 'OFFSET(zone.free_area)',
+                              'OFFSET(zone.spanned_pages)',
+                              'OFFSET(pglist_data.node_zones)',
+                              'OFFSET(pglist_data.nr_zones)',
+                              'SIZE(free_area)', 'OFFSET(free_area.free_list)',
+                              'OFFSET(page.lru)', 'LENGTH(zone.free_area)'))
         fal = vi.get('LENGTH(zone.free_area)')
         self.free_area_len = int(fal) if fal else None
         self.chead_known = ('OFFSET(page.compound_head)' in vi or
@@ -1246,6 +1510,9 @@ def classify(b, e, u, level):
                     u.order_field >= e.free_area_len:
                 return None, 0
             return 'free', 1 << (u.order_field if u.kind == 'free' else 0)
+    # 2b: no buddy marks: the free lists (walked before the mem_map scan)
+    if level & 16 and not e.buddy_mode and e.freelists and u.flo is not None:
+        return 'free', 1 << u.flo
     # 3: unaccepted
     if level & 16 and ptype == 'unaccepted' and \
             e.types['unaccepted'] is not None:
