@@ -984,11 +984,16 @@ static int walk_zone(struct walk *w, uint64_t zone, struct vs_error *err)
 	uint64_t spanned = 1;
 	unsigned orders = (unsigned)w->f->nr_orders;
 
+	struct vs_error why;
+
 	if (w->has_spanned &&
 	    vs_read_kvirt(w->f->arch, &w->r, zone + (uint64_t)w->spanned, &spanned,
-			  8, err) < 0)
-		return vs_err_ctx(err, "cannot read zone at 0x%llx",
-				  (unsigned long long)zone);
+			  8, &why) < 0) {
+		vs_doubt_add(&w->f->doubts, UINT64_MAX - 1, "zone at 0x%llx "
+			     "unreadable: %s; its free pages are kept",
+			     (unsigned long long)zone, why.msg);
+		return 0;
+	}
 	if (!spanned)
 		return 0;
 	for (unsigned o = orders; o-- > 0;)
@@ -1005,14 +1010,21 @@ static int walk_zone(struct walk *w, uint64_t zone, struct vs_error *err)
 static int walk_node(struct walk *w, uint64_t pgdat, struct vs_error *err)
 {
 	int32_t nr = 0;
+	struct vs_error why;
 
 	if (vs_read_kvirt(w->f->arch, &w->r, pgdat + (uint64_t)w->nr_zones, &nr, 4,
-			  err) < 0)
-		return vs_err_ctx(err, "cannot read pglist_data at 0x%llx",
-				  (unsigned long long)pgdat);
-	if (nr < 0 || nr > 16)
-		return vs_err(err, "pglist_data at 0x%llx has %d zones",
-			      (unsigned long long)pgdat, nr);
+			  &why) < 0) {
+		vs_doubt_add(&w->f->doubts, UINT64_MAX - 1, "pglist_data at 0x%llx "
+			     "unreadable: %s; its free pages are kept",
+			     (unsigned long long)pgdat, why.msg);
+		return 0;
+	}
+	if (nr < 0 || nr > 16) {
+		vs_doubt_add(&w->f->doubts, UINT64_MAX - 1, "pglist_data at 0x%llx "
+			     "has %d zones; its free pages are kept",
+			     (unsigned long long)pgdat, nr);
+		return 0;
+	}
 	for (int32_t z = 0; z < nr; z++)
 		if (walk_zone(w, pgdat + (uint64_t)(w->zones + z * w->zone_size), err) < 0)
 			return -1;
@@ -1086,7 +1098,12 @@ static int free_list_walk(struct vs_filter *f, struct vs_error *err)
 		return vs_err_ctx(err, "cannot find free pages without buddy marks");
 	if (vs_reader_init(&w.r, f->in, err) < 0)
 		return -1;
-	rc = vs_memmap_nodes(f->in, f->arch, &w.r, pgdat, 1024, &nr, err);
+	if (vs_memmap_nodes(f->in, f->arch, &w.r, pgdat, 1024, &nr, err) < 0) {
+		vs_doubt_add(&f->doubts, UINT64_MAX - 1, "free lists not walked: "
+			     "%s; free pages are kept", err->msg);
+		nr = 0;
+	}
+	rc = 0;
 	for (size_t i = 0; rc == 0 && i < nr; i++)
 		rc = walk_node(&w, pgdat[i], err);
 	vs_reader_fini(&w.r);
