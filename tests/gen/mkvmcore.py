@@ -196,6 +196,8 @@ class Spec:
                     opts[o] = True
             self.pages.append((start, count, kind, opts))
         elif d == 'corrupt':
+            if w[1] == 'pgdat':
+                num(w[2])
             if w[1] == 'freelist':
                 if len(w) < 5 or w[4] not in ('loop', 'badptr', 'badprev'):
                     raise ValueError('corrupt freelist ORDER MT '
@@ -946,7 +948,7 @@ class Builder:
         mode = self.s.freelists
         if mode is None:
             for c in self.s.corrupt:
-                if c[0] == 'freelist':
+                if c[0] in ('freelist', 'pgdat'):
                     raise SpecError('corrupt freelist needs "freelists on"')
             return
         if mode == 'auto':
@@ -1045,6 +1047,12 @@ class Builder:
             put(zoff + z['vm_stat'] + 8 * nfp, nfree)
         self.fl_heads = heads
         self.fl_corrupt(links, lists, heads)
+        for c in self.s.corrupt:
+            if c[0] == 'pgdat':              # node_data[0] -> dva(PADDR)
+                if mode != 'node_data':
+                    raise SpecError('corrupt pgdat needs pgdat=node_data')
+                self.write_va(self.sym_node_data,
+                              struct.pack('<Q', self.dva(num(c[1]))))
         for e, (nx, pv) in links.items():
             if pgdat_va <= e < pgdat_va + pg['size']:
                 struct.pack_into('<QQ', buf, e - pgdat_va, nx, pv)
@@ -1161,7 +1169,7 @@ class Builder:
                 self.doubtful_pfns.append((p0, min(p1, self.max_mapnr),
                                            'vmemmap [%#x,%#x) -> %#x'
                                            % (lo, hi, addr)))
-            elif what == 'freelist':
+            elif what in ('freelist', 'pgdat'):
                 pass                     # done by build_freelists
             else:
                 raise SpecError('unknown corruption %s' % what)
