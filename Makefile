@@ -1,9 +1,12 @@
 # vmsift: build the library, the command-line program and the test tools.
-#   make            build lib/libvmsift.a, lib/libvmsift.so and ./vmsift
+#   make            build lib/libvmsift.a and ./vmsift
 #   make static     build ./vmsift-static (for capture-kernel initramfs)
 #   make check      run the whole test suite (tests/run)
 #   make demo       dump the vmcore the repo carries, print the report
-#   make sanitize   build and test under ASan+UBSan, then TSan
+#   make sanitize   the ASan+UBSan and TSan runs and the fuzz corpus replay
+#                   (part of make check too)
+#   make fuzz       fuzz every target longer (TIME=seconds a target)
+#   make bench      vmsift against makedumpfile (bench/run; doc/performance.md)
 
 PREFIX  ?= /usr/local
 CC      ?= cc
@@ -55,6 +58,16 @@ check: vmsift
 demo: vmsift
 	tools/demo
 
+sanitize: vmsift
+	VMSIFT_TESTS='^(sanitize|asan|tsan|fuzz)' tests/run
+
+TIME ?= 600
+fuzz:
+	$(MAKE) -C tests/fuzz fuzz TIME=$(TIME)
+
+bench: vmsift
+	bench/run
+
 clean:
 	rm -f lib/*.o cli/*.o lib/libvmsift.a lib/libvmsift.so vmsift vmsift-static \
 		bench/ceiling
@@ -92,4 +105,4 @@ uninstall:
 		$(DESTDIR)$(INCLUDEDIR)/vmsift.h $(DESTDIR)$(PKGCONFIGDIR)/vmsift.pc \
 		$(DESTDIR)$(MANDIR)/man8/vmsift.8.gz
 
-.PHONY: all static check demo clean install uninstall
+.PHONY: all static check demo sanitize fuzz bench clean install uninstall
