@@ -111,9 +111,6 @@ static int map_window(struct vs_reader *r, struct vs_window *w,
 
 	if (p == MAP_FAILED)
 		return -1;
-	/* Start reading the whole window ahead of the faults (no-op when
-	 * the pages are cached, or for /proc/vmcore). */
-	madvise(p, end - start, MADV_WILLNEED);
 	w->p = p;
 	w->off = start;
 	w->len = end - start;
