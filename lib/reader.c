@@ -367,45 +367,39 @@ static void set_range(uint64_t *bits, uint64_t from, uint64_t to)
 	}
 }
 
-int vs_input_data_bits(struct vs_reader *r, uint64_t start, uint64_t n,
-		       uint64_t *bits, struct vs_error *err)
+/* Bits of [start, start + n) for the pages each segment covers: with
+ * memory (DATA = 0) or with data in the file (DATA = 1). */
+static void segment_bits(const struct vs_input *in, uint64_t start,
+			 uint64_t n, uint64_t *bits, int data)
 {
-	const struct vs_input *in = r->in;
 	uint64_t end = start + n;
 
-	if (in->kind == VS_INPUT_KDUMP)
-		return vs_kdump_data_bits(r, start, n, bits, err);
 	memset(bits, 0, n / 8);
 	for (size_t i = 0; i < in->nr_phys; i++) {
 		const struct vs_segment *s = &in->phys[i];
+		uint64_t size = data ? s->filesz : s->memsz;
 		uint64_t first = s->paddr >> in->page_shift;
-		uint64_t data_end = vs_div_round_up(s->paddr + s->filesz,
-						    in->page_size);
+		uint64_t last = vs_div_round_up(s->paddr + size, in->page_size);
 
-		if (!s->filesz || first >= end || data_end <= start)
+		if (!size || first >= end || last <= start)
 			continue;
 		first = first > start ? first : start;
-		set_range(bits, first - start, (data_end < end ? data_end : end) - start);
+		set_range(bits, first - start, (last < end ? last : end) - start);
 	}
+}
+
+int vs_input_data_bits(struct vs_reader *r, uint64_t start, uint64_t n,
+		       uint64_t *bits, struct vs_error *err)
+{
+	if (r->in->kind == VS_INPUT_KDUMP)
+		return vs_kdump_data_bits(r, start, n, bits, err);
+	segment_bits(r->in, start, n, bits, 1);
 	return 0;
 }
 
 int vs_input_present_bits(const struct vs_input *in, uint64_t start,
 			  uint64_t n, uint64_t *bits)
 {
-	uint64_t end = start + n;
-
-	memset(bits, 0, n / 8);
-	for (size_t i = 0; i < in->nr_phys; i++) {
-		const struct vs_segment *s = &in->phys[i];
-		uint64_t first = s->paddr >> in->page_shift;
-		uint64_t mem_end = vs_div_round_up(s->paddr + s->memsz,
-						   in->page_size);
-
-		if (first >= end || mem_end <= start)
-			continue;
-		first = first > start ? first : start;
-		set_range(bits, first - start, (mem_end < end ? mem_end : end) - start);
-	}
+	segment_bits(in, start, n, bits, 0);
 	return 0;
 }
