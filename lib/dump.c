@@ -245,7 +245,7 @@ static void fill_stats(struct vmsift *vs, const struct vs_dump *d)
 	st->offline = c.offline;
 	st->doubtful = c.doubtful;
 	st->no_data = d->no_data;
-	st->dumped = d->dumped - d->zero;
+	st->dumped = d->dumped;
 	for (unsigned i = 0; d->sinks && i < d->nsinks; i++) {
 		st->bytes_written += d->sinks[i].bytes;
 		st->out_of_space |= d->sinks[i].out_of_space;

@@ -326,7 +326,7 @@ static void count_dumped(struct elf_writer *w)
 {
 	uint64_t nwords = vs_div_round_up(w->d->max_mapnr, 64);
 
-	w->d->dumped = vs_bits_count(w->bitmap, nwords) + w->d->zero;
+	w->d->dumped = vs_bits_count(w->bitmap, nwords);
 }
 
 int vs_write_elf(struct vs_dump *d, struct vs_error *err)

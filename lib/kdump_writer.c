@@ -475,12 +475,13 @@ static int copy_consume(void *arg, uint64_t index, void *slot,
 
 		if (add_page(w, out_of(w, rec->pfn), rec, data, err) < 0)
 			return -1;
-		if (rec->zero)
+		if (rec->zero) {
 			d->zero++;
-		else
+		} else {
 			data += rec->size;
+			d->dumped++;
+		}
 	}
-	d->dumped += s->npages;
 	d->done = (index + 1) * w->copy_pfns;
 	vs_report_progress(d, d->done, d->max_mapnr);
 	return 0;
