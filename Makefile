@@ -10,18 +10,11 @@
 
 PREFIX  ?= /usr/local
 CC      ?= cc
-PKGS     = zlib lzo2 snappy libzstd libdeflate
 OPT     ?= -O2 -g
-WARN     = -Wall -Wextra -Wshadow -Wcast-qual -Wstrict-prototypes \
-           -Wmissing-prototypes -Wvla -Wformat=2 -Wundef -Wpointer-arith \
-           -Wno-missing-field-initializers
-CFLAGS  += $(OPT) $(WARN) -std=gnu11 -pthread -fPIC -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
-           -Iinclude -Ilib $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lz -llzo2 -lsnappy -lzstd -ldeflate) -pthread
-
-ifeq ($(WERROR),1)
-CFLAGS += -Werror
-endif
+include vmsift.mk
+PKGS     = $(VMSIFT_PKGS)
+CFLAGS  += $(OPT) $(VMSIFT_WARN) $(VMSIFT_STD) -fPIC $(VMSIFT_CPPFLAGS)
+LDLIBS  += $(VMSIFT_LDLIBS)
 
 LIB_SRC := $(sort $(wildcard lib/*.c))
 LIB_OBJ := $(LIB_SRC:.c=.o)

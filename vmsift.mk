@@ -1,0 +1,35 @@
+# vmsift.mk - the build flags and packages, written once.  Included by the
+# top Makefile (library, program, static program, bench/ceiling),
+# tests/fuzz/Makefile (fuzzers and corpus replay) and tests/unit/Makefile;
+# tests/suites/sanitize.sh reads them with `make -s print-VMSIFT_CPPFLAGS`.
+# Every build of lib/ therefore sees the same feature macros, includes and
+# warnings; only optimisation and instrumentation differ.
+#
+#   VMSIFT_TOP       the source tree's root, absolute, with a trailing slash
+#                    (set from this file's own path)
+#   VMSIFT_PKGS      the pkg-config packages of the codec libraries
+#   VMSIFT_CPPFLAGS  feature macros and include paths
+#   VMSIFT_STD       language standard and threads
+#   VMSIFT_WARN      the warning set (-Werror added when WERROR=1)
+#   VMSIFT_LDLIBS    the libraries to link
+
+VMSIFT_TOP   := $(dir $(abspath $(lastword $(MAKEFILE_LIST))))
+VMSIFT_PKGS  := zlib lzo2 snappy libzstd libdeflate
+VMSIFT_PKG_CFLAGS := $(shell pkg-config --cflags $(VMSIFT_PKGS) 2>/dev/null)
+VMSIFT_PKG_LIBS   := $(shell pkg-config --libs $(VMSIFT_PKGS) 2>/dev/null || \
+                       echo -lz -llzo2 -lsnappy -lzstd -ldeflate)
+
+VMSIFT_CPPFLAGS := -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
+                   -I$(VMSIFT_TOP)include -I$(VMSIFT_TOP)lib $(VMSIFT_PKG_CFLAGS)
+VMSIFT_STD   := -std=gnu11 -pthread
+VMSIFT_WARN  := -Wall -Wextra -Wshadow -Wcast-qual -Wstrict-prototypes \
+                -Wmissing-prototypes -Wvla -Wformat=2 -Wundef -Wpointer-arith \
+                -Wno-missing-field-initializers
+ifeq ($(WERROR),1)
+VMSIFT_WARN  += -Werror
+endif
+VMSIFT_LDLIBS := $(VMSIFT_PKG_LIBS) -pthread
+
+# print-VAR: VAR's value, for scripts that build outside make.
+print-%:
+	@echo $($*)
