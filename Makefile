@@ -21,31 +21,37 @@ LIB_OBJ := $(LIB_SRC:.c=.o)
 CLI_SRC := $(sort $(wildcard cli/*.c))
 CLI_OBJ := $(CLI_SRC:.c=.o)
 HDRS    := include/vmsift.h $(wildcard lib/*.h) $(wildcard cli/*.h)
+# Everything compiled depends on build/cc.flags: a change of CC, CFLAGS,
+# LDFLAGS or LDLIBS (WERROR=1 too) rebuilds it (vmsift.mk).
+STAMP   := build/cc.flags
+VMSIFT_FLAGS_TEXT = $(CC) $(CFLAGS) $(LDFLAGS) $(LDLIBS)
 
 all: vmsift
 
 lib/libvmsift.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
-lib/libvmsift.so: $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libvmsift.so.0 -o $@ $^ $(LDFLAGS) $(LDLIBS)
+lib/libvmsift.so: $(LIB_OBJ) $(STAMP)
+	$(CC) -shared -Wl,-soname,libvmsift.so.0 -o $@ $(LIB_OBJ) $(LDFLAGS) $(LDLIBS)
 
-%.o: %.c $(HDRS)
+%.o: %.c $(HDRS) $(STAMP)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-vmsift: $(CLI_OBJ) lib/libvmsift.a
+vmsift: $(CLI_OBJ) lib/libvmsift.a $(STAMP)
 	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) lib/libvmsift.a $(LDFLAGS) $(LDLIBS)
 
-vmsift-static: $(CLI_SRC) $(LIB_SRC) $(HDRS)
+vmsift-static: $(CLI_SRC) $(LIB_SRC) $(HDRS) $(STAMP)
 	$(CC) $(CFLAGS) -static -o $@ $(CLI_SRC) $(LIB_SRC) $(LDFLAGS) \
 		$(LDLIBS) -lstdc++ -lm  # static snappy is C++
 
-bench/ceiling: bench/ceiling.c lib/libvmsift.a
+bench/ceiling: bench/ceiling.c lib/libvmsift.a $(STAMP)
 	$(CC) $(CFLAGS) -o $@ bench/ceiling.c lib/libvmsift.a $(LDFLAGS) $(LDLIBS)
 
 static: vmsift-static
 
-check: vmsift
+# tests/run builds with WERROR=1 itself; the flags stamp makes that a
+# rebuild from clean when the last build had other flags.
+check:
 	tests/run
 
 demo: vmsift

@@ -13,6 +13,7 @@
 #   VMSIFT_WARN      the warning set (-Werror added when WERROR=1)
 #   VMSIFT_LDLIBS    the libraries to link
 
+vmsift_goal  := $(.DEFAULT_GOAL)
 VMSIFT_TOP   := $(dir $(abspath $(lastword $(MAKEFILE_LIST))))
 VMSIFT_PKGS  := zlib lzo2 snappy libzstd libdeflate
 VMSIFT_PKG_CFLAGS := $(shell pkg-config --cflags $(VMSIFT_PKGS) 2>/dev/null)
@@ -33,3 +34,18 @@ VMSIFT_LDLIBS := $(VMSIFT_PKG_LIBS) -pthread
 # print-VAR: VAR's value, for scripts that build outside make.
 print-%:
 	@echo $($*)
+
+# A flags stamp: FILE.flags holds the text of VMSIFT_FLAGS_TEXT (each
+# Makefile sets it to its compiler, flags and libraries) and is rewritten,
+# so newer, only when that text changed.  Objects that depend on it are
+# rebuilt when the flags change, e.g. by WERROR=1 after a plain build.
+vmsift_sq = $(subst ','\'',$(1))
+%.flags: vmsift-force
+	@mkdir -p $(dir $@)
+	@printf '%s\n' '$(call vmsift_sq,$(VMSIFT_FLAGS_TEXT))' | cmp -s - $@ || \
+		printf '%s\n' '$(call vmsift_sq,$(VMSIFT_FLAGS_TEXT))' > $@
+vmsift-force:
+.PHONY: vmsift-force
+
+# Including this file leaves the includer's default goal as it was.
+.DEFAULT_GOAL := $(vmsift_goal)
