@@ -1,5 +1,5 @@
 # vmsift: build the library, the command-line program and the test tools.
-#   make            build lib/libvmsift.a and ./vmsift
+#   make            build lib/libvmsift.a, lib/libvmsift.so and ./vmsift
 #   make static     build ./vmsift-static (for capture-kernel initramfs)
 #   make check      run the whole test suite (tests/run)
 #   make demo       dump the vmcore the repo carries, print the report
@@ -13,7 +13,8 @@ CC      ?= cc
 OPT     ?= -O2 -g
 include vmsift.mk
 PKGS     = $(VMSIFT_PKGS)
-CFLAGS  += $(OPT) $(VMSIFT_WARN) $(VMSIFT_STD) -fPIC $(VMSIFT_CPPFLAGS)
+CFLAGS  += $(OPT) $(VMSIFT_WARN) $(VMSIFT_STD) -fPIC $(VMSIFT_VISIBILITY) \
+           $(VMSIFT_CPPFLAGS)
 LDLIBS  += $(VMSIFT_LDLIBS)
 
 LIB_SRC := $(sort $(wildcard lib/*.c))
@@ -26,13 +27,16 @@ HDRS    := include/vmsift.h $(wildcard lib/*.h) $(wildcard cli/*.h)
 STAMP   := build/cc.flags
 VMSIFT_FLAGS_TEXT = $(CC) $(CFLAGS) $(LDFLAGS) $(LDLIBS)
 
-all: vmsift
+all: vmsift lib/libvmsift.so
 
 lib/libvmsift.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
-lib/libvmsift.so: $(LIB_OBJ) $(STAMP)
-	$(CC) -shared -Wl,-soname,libvmsift.so.0 -o $@ $(LIB_OBJ) $(LDFLAGS) $(LDLIBS)
+# The shared library exports only what include/vmsift.h marks VMSIFT_API
+# (-fvisibility=hidden), under the version node of lib/libvmsift.map.
+lib/libvmsift.so: $(LIB_OBJ) lib/libvmsift.map $(STAMP)
+	$(CC) -shared -Wl,-soname,libvmsift.so.0 -Wl,--version-script=lib/libvmsift.map \
+		-o $@ $(LIB_OBJ) $(LDFLAGS) $(LDLIBS)
 
 %.o: %.c $(HDRS) $(STAMP)
 	$(CC) $(CFLAGS) -c -o $@ $<

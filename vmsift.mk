@@ -10,6 +10,7 @@
 #   VMSIFT_PKGS      the pkg-config packages of the codec libraries
 #   VMSIFT_CPPFLAGS  feature macros and include paths
 #   VMSIFT_STD       language standard and threads
+#   VMSIFT_VISIBILITY  hidden by default: libvmsift.so exports VMSIFT_API only
 #   VMSIFT_WARN      the warning set (-Werror added when WERROR=1)
 #   VMSIFT_LDLIBS    the libraries to link
 
@@ -23,6 +24,7 @@ VMSIFT_PKG_LIBS   := $(shell pkg-config --libs $(VMSIFT_PKGS) 2>/dev/null || \
 VMSIFT_CPPFLAGS := -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
                    -I$(VMSIFT_TOP)include -I$(VMSIFT_TOP)lib $(VMSIFT_PKG_CFLAGS)
 VMSIFT_STD   := -std=gnu11 -pthread
+VMSIFT_VISIBILITY := -fvisibility=hidden
 VMSIFT_WARN  := -Wall -Wextra -Wshadow -Wcast-qual -Wstrict-prototypes \
                 -Wmissing-prototypes -Wvla -Wformat=2 -Wundef -Wpointer-arith \
                 -Wno-missing-field-initializers
