@@ -44,7 +44,10 @@ lib/libvmsift.so: $(LIB_OBJ) lib/libvmsift.map $(STAMP)
 vmsift: $(CLI_OBJ) lib/libvmsift.a $(STAMP)
 	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) lib/libvmsift.a $(LDFLAGS) $(LDLIBS)
 
-vmsift-static: $(CLI_SRC) $(LIB_SRC) $(HDRS) $(STAMP)
+# vmsift-static.aarch64: the same for arm64 capture kernels (tests/harness
+# --arch arm64), with Debian's cross gcc and the :arm64 -dev packages.
+vmsift-static.aarch64: CC = aarch64-linux-gnu-gcc
+vmsift-static vmsift-static.aarch64: $(CLI_SRC) $(LIB_SRC) $(HDRS) $(STAMP)
 	$(CC) $(CFLAGS) -static -o $@ $(CLI_SRC) $(LIB_SRC) $(LDFLAGS) \
 		$(LDLIBS) -lstdc++ -lm  # static snappy is C++
 
@@ -72,7 +75,7 @@ bench: vmsift
 	bench/run
 
 clean:
-	rm -f lib/*.o cli/*.o lib/libvmsift.a lib/libvmsift.so vmsift vmsift-static \
+	rm -f lib/*.o cli/*.o lib/libvmsift.a lib/libvmsift.so vmsift vmsift-static vmsift-static.aarch64 \
 		bench/ceiling
 	rm -rf build
 
