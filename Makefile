@@ -37,6 +37,7 @@ lib/libvmsift.a: $(LIB_OBJ)
 lib/libvmsift.so: $(LIB_OBJ) lib/libvmsift.map $(STAMP)
 	$(CC) -shared -Wl,-soname,libvmsift.so.0 -Wl,--version-script=lib/libvmsift.map \
 		-o $@ $(LIB_OBJ) $(LDFLAGS) $(LDLIBS)
+	ln -sf libvmsift.so lib/libvmsift.so.0  # its SONAME, for programs run in the tree
 
 %.o: %.c $(HDRS) $(STAMP)
 	$(CC) $(CFLAGS) -c -o $@ $<
@@ -75,7 +76,8 @@ bench: vmsift
 	bench/run
 
 clean:
-	rm -f lib/*.o cli/*.o lib/libvmsift.a lib/libvmsift.so vmsift vmsift-static vmsift-static.aarch64 \
+	rm -f lib/*.o cli/*.o lib/libvmsift.a lib/libvmsift.so lib/libvmsift.so.0 \
+		vmsift vmsift-static vmsift-static.aarch64 \
 		bench/ceiling
 	rm -rf build
 

@@ -116,7 +116,7 @@ run_test "options: -v names exactly the codecs that dump and read back" t_codecs
 # flattened-rebuilt dumps and reads physical pages equal to the input's.
 t_drgn() {
 	local in=$1 d=$work/out/drgn
-	mkdir -p "$d"
+	rm -rf "$d" && mkdir -p "$d"
 	vmsift -z -d 31 --message-level 0 "$in" "$d/kdump" || return 1
 	vmsift -E -d 31 --message-level 0 "$in" "$d/elf" || return 1
 	vmsift -F -l -d 1 --message-level 0 "$in" | vmsift -R "$d/flat" || return 1
@@ -125,24 +125,73 @@ import sys
 sys.path.insert(0, sys.argv[1])
 import drgn, vmcheck
 elf = vmcheck.Elf(sys.argv[2])
-for path in sys.argv[3:]:
+kdump_path = sys.argv[3]
+ZERO = bytes(4096)
+
+
+def open_dump(path):
     p = drgn.Program()
     p.set_core_dump(path)
-    seen = 0
+    return p
+
+
+def read(p, a):
+    """The page at A as drgn reads it, None when it is not in the dump."""
+    try:
+        return p.read(a, 4096, True)
+    except drgn.FaultError:
+        return None
+
+
+def elf_expect(out, a, want):
+    """What a reader must find at A in the ELF dump OUT: the input's bytes
+    inside a PT_LOAD's file data, zeros past p_filesz, None outside."""
+    for paddr, memsz, filesz, off, vaddr in out.loads:
+        if paddr <= a < paddr + filesz:
+            return want
+        if paddr <= a < paddr + memsz:
+            return ZERO
+    return None
+
+
+# The kdump and flattened dumps omit what they exclude; drgn must read
+# every other page equal to the input.  The ELF dump (-d 31, as the
+# kdump) holds the input's bytes in its PT_LOADs' file data (short runs
+# of excluded pages included, as makedumpfile does), zeros past p_filesz
+# and nothing outside; drgn must read exactly that, and a page whose
+# input bytes the ELF lacks must be one the kdump excluded.
+kd = open_dump(kdump_path)
+for path in sys.argv[3:]:
+    is_elf = path.endswith('/elf')
+    p = kd if path == kdump_path else open_dump(path)
+    out = vmcheck.Elf(path) if is_elf else None
+    seen = dropped = 0
     for paddr, memsz, filesz, off, vaddr in elf.loads_sorted[:3]:
         for a in range(paddr - paddr % 4096 + 4096, paddr + filesz - 4096, 4096 * 97):
-            try:
-                got = p.read(a, 4096, True)
-            except drgn.FaultError:
+            got = read(p, a)
+            want = elf.read(a, 4096)
+            if is_elf:
+                exp = elf_expect(out, a, want)
+                if got != exp:
+                    sys.exit('%s: page at %#x: drgn read %s, expected %s' % (
+                        path, a, 'nothing' if got is None else
+                        'zeros' if got == ZERO else 'other bytes',
+                        'nothing' if exp is None else
+                        'the input' if exp is want else 'zeros'))
+                if exp != want:
+                    if read(kd, a) is not None:
+                        sys.exit('%s: page at %#x dropped, but kept in the kdump' % (path, a))
+                    dropped += 1
+                    continue
+            elif got is None:
                 continue            # excluded page
-            # ELF output reads excluded pages as zeros; kdump omits them.
-            zero_ok = path.endswith('/elf') and not any(got)
-            if got != elf.read(a, 4096) and not zero_ok:
+            elif got != want:
                 sys.exit('%s: page at %#x differs from the input' % (path, a))
             seen += 1
     if not seen:
         sys.exit('%s: drgn read no page' % path)
-    print('%s: drgn read %d pages equal to the input' % (path, seen))
+    print('%s: drgn read %d pages equal to the input, %d dropped as expected'
+          % (path, seen, dropped))
 PY
 }
 [ ${#vmcores[@]} -gt 0 ] && run_test "drgn reads vmsift's kdump, ELF and rebuilt flattened dumps" t_drgn "${vmcores[0]}"

@@ -26,7 +26,7 @@ inst_pkgconfig() {
 }
 
 t_install_files() {
-	local f
+	local f ver
 	rm -rf "$inst_dir" && mkdir -p "$inst_dir"
 	make -s -C "$top" install DESTDIR="$inst_root" PREFIX=$inst_prefix || return 1
 	for f in "${inst_files[@]}"; do
@@ -39,8 +39,11 @@ t_install_files() {
 		{ echo "libvmsift.so.0 lacks SONAME libvmsift.so.0"; readelf -d "$inst_root/usr/lib/libvmsift.so.0" | grep -i soname; return 1; }
 	[ "$(stat -c %a "$inst_root/usr/include/vmsift.h")" = 644 ] || { echo "header mode"; return 1; }
 	gzip -t "$inst_root/usr/share/man/man8/vmsift.8.gz" || return 1
-	"$inst_root/usr/sbin/vmsift" -v | grep -q "version" || return 1
-	inst_pkgconfig --modversion vmsift | grep -qx "$(sed -n 's/^#define VMSIFT_VERSION_STRING "\(.*\)"/\1/p' "$top/include/vmsift.h")" ||
+	ver=$(sed -n 's/^#define VMSIFT_VERSION_STRING "\(.*\)"/\1/p' "$top/include/vmsift.h")
+	[ -n "$ver" ] || { echo "no VMSIFT_VERSION_STRING in vmsift.h"; return 1; }
+	"$inst_root/usr/sbin/vmsift" -v | grep -qx "vmsift: version $ver" ||
+		{ echo "the installed vmsift is not version $ver"; return 1; }
+	inst_pkgconfig --modversion vmsift | grep -qx "$ver" ||
 		{ echo "vmsift.pc version differs from the header's"; return 1; }
 	grep -q "^libdir=$inst_prefix/lib$" "$inst_root/usr/lib/pkgconfig/vmsift.pc" ||
 		{ echo "vmsift.pc libdir is not $inst_prefix/lib"; cat "$inst_root/usr/lib/pkgconfig/vmsift.pc"; return 1; }

@@ -1,0 +1,44 @@
+# tests/suites/unit.sh - the unit tier (tests/unit): one C binary per area
+# of the library, built with the library's own flags (vmsift.mk, -Werror
+# under tests/run) and run here.  pipeline_test and vmcoreinfo_test test
+# internal modules through lib/'s headers; api_test tests the public
+# contract through include/vmsift.h alone, linked against libvmsift.so,
+# on a small generated vmcore and the first real one.  Each run has a
+# time limit: a hang (a lost wake-up in the pipeline) fails.  Sourced by
+# tests/run.
+
+unit_dir=$top/tests/unit
+
+# Built afresh each run: a failed build never leaves an old binary to run.
+t_unit_build() {
+	rm -f "$unit_dir"/*_test
+	make -s -C "$unit_dir" all api_test
+}
+
+# t_unit NAME ARGS...: run tests/unit/NAME_test ARGS.
+t_unit() {
+	local name=$1; shift
+	[ -x "$unit_dir/${name}_test" ] || { echo "${name}_test not built"; return 1; }
+	timeout 300 "$unit_dir/${name}_test" "$@"
+}
+
+# A small vmcore for the API test (mkbad.py's good one).
+unit_small_vmcore() {
+	local d=$work/unit
+	mkdir -p "$d"
+	[ -f "$d/good.vmcore" ] ||
+		$PY "$top/tests/tools/mkbad.py" "$d" >/dev/null || return 1
+	echo "$d/good.vmcore"
+}
+
+run_test "unit: build the unit tests (-Werror)" t_unit_build
+run_test "unit: ordered pipeline: order, in-flight bound, worker failure, consumer stop" \
+	t_unit pipeline
+run_test "unit: VMCOREINFO parsing: kinds, hex and decimal, missing, malformed, overlong" \
+	t_unit vmcoreinfo
+if unit_small=$(unit_small_vmcore) && [ ${#vmcores[@]} -gt 0 ]; then
+	run_test "unit: API contract: a session dumps twice, dry run, cancel" \
+		t_unit api "$unit_small" "${vmcores[0]}"
+else
+	run_test "unit: API contract: a small and a real vmcore to test on" false
+fi

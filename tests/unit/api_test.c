@@ -1,0 +1,207 @@
+/*
+ * api_test.c - the public API's contract (include/vmsift.h), tested
+ * through that header alone and linked against lib/libvmsift.so (so it
+ * also shows that the shared library's exports suffice for a client).
+ * Run by tests/suites/unit.sh:
+ *
+ *     api_test SMALL.vmcore BIG.vmcore
+ *
+ * One session dumps more than once, each time the same bytes; a dry run
+ * writes nothing but counts what a dump would; vmsift_cancel() from the
+ * progress callback ends the dump as a cancelled, incomplete one, and the
+ * session dumps again afterwards.
+ */
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vmsift.h>
+
+#include "check.h"
+
+/* A new seekable, anonymous output file, or -1. */
+static int new_output(const char *name)
+{
+	int fd = memfd_create(name, 0);
+
+	CHECK(fd >= 0);
+	return fd;
+}
+
+static off_t size_of(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 ? st.st_size : -1;
+}
+
+/* The whole content of FD (malloc'd, *LEN bytes), or NULL. */
+static unsigned char *content(int fd, size_t *len)
+{
+	off_t n = size_of(fd);
+	unsigned char *buf;
+
+	if (n <= 0)
+		return NULL;
+	buf = malloc((size_t)n);
+	if (buf && pread(fd, buf, (size_t)n, 0) != n) {
+		free(buf);
+		return NULL;
+	}
+	*len = (size_t)n;
+	return buf;
+}
+
+static struct vmsift *open_session(const char *path)
+{
+	struct vmsift *vs = vmsift_new();
+
+	if (!CHECK(vs != NULL))
+		exit(1);
+	if (!CHECK(vmsift_open(vs, path) == 0)) {
+		fprintf(stderr, "  %s\n", vmsift_error(vs));
+		exit(1);
+	}
+	return vs;
+}
+
+static int dump(struct vmsift *vs, const struct vmsift_options *o, int fd)
+{
+	int ret = vmsift_dump(vs, o, fd, "memfd");
+
+	if (ret < 0)
+		fprintf(stderr, "  vmsift_dump: %s\n", vmsift_error(vs));
+	return ret;
+}
+
+/* One session, two dumps with the same options: both succeed, with the
+ * same bytes and the same counts; then an ELF dump on it succeeds too. */
+static void test_dump_twice(const char *path)
+{
+	struct vmsift_options o = { .dump_level = 1,
+				    .codec = VMSIFT_CODEC_ZSTD, .threads = 2 };
+	struct vmsift *vs = open_session(path);
+	struct vmsift_stats s1, s2;
+	int fd1 = new_output("one"), fd2 = new_output("two");
+	int fd3 = new_output("elf");
+	unsigned char *b1 = NULL, *b2 = NULL;
+	size_t n1 = 0, n2 = 0;
+
+	CHECK(dump(vs, &o, fd1) == 0);
+	vmsift_get_stats(vs, &s1);
+	CHECK(dump(vs, &o, fd2) == 0);
+	vmsift_get_stats(vs, &s2);
+	b1 = content(fd1, &n1);
+	b2 = content(fd2, &n2);
+	CHECK(b1 && b2 && n1 == n2 && memcmp(b1, b2, n1) == 0);
+	CHECK(s1.dumped > 0);
+	CHECK_U64(s1.dumped, s2.dumped);
+	CHECK_U64(s1.bytes_written, s2.bytes_written);
+	CHECK(!s1.incomplete && !s2.incomplete);
+	o.format = VMSIFT_FORMAT_ELF;
+	o.codec = VMSIFT_CODEC_NONE;
+	CHECK(dump(vs, &o, fd3) == 0);
+	CHECK(size_of(fd3) > 0);
+	CHECK_STR(vmsift_error(vs), "");
+	free(b1);
+	free(b2);
+	close(fd1);
+	close(fd2);
+	close(fd3);
+	vmsift_free(vs);
+}
+
+/* A dry run succeeds, writes nothing, and counts the pages a real dump
+ * with the same options writes. */
+static void test_dry_run(const char *path)
+{
+	struct vmsift_options o = { .dump_level = 1,
+				    .codec = VMSIFT_CODEC_ZLIB, .threads = 2 };
+	struct vmsift *vs = open_session(path);
+	struct vmsift_stats real, dry;
+	int fd = new_output("real"), dfd = new_output("dry");
+
+	CHECK(dump(vs, &o, fd) == 0);
+	vmsift_get_stats(vs, &real);
+	o.dry_run = 1;
+	CHECK(dump(vs, &o, dfd) == 0);
+	vmsift_get_stats(vs, &dry);
+	CHECK(size_of(dfd) == 0);
+	CHECK(real.dumped > 0);
+	CHECK_U64(dry.dumped, real.dumped);
+	CHECK_U64(dry.zero, real.zero);
+	CHECK(!dry.incomplete);
+	close(fd);
+	close(dfd);
+	vmsift_free(vs);
+}
+
+struct cancel_arg {
+	struct vmsift *vs;
+	unsigned calls;
+};
+
+static void cancel_on_first(void *arg, uint64_t done, uint64_t total)
+{
+	struct cancel_arg *c = arg;
+
+	(void)done;
+	(void)total;
+	if (c->calls++ == 0)
+		vmsift_cancel(c->vs);
+}
+
+/* vmsift_cancel() during a dump: the dump fails, says it was cancelled
+ * and is incomplete; the next dump on the session runs to the end. */
+static void test_cancel(const char *path)
+{
+	struct vmsift_options o = { .dump_level = 1,
+				    .codec = VMSIFT_CODEC_LZO, .threads = 2 };
+	struct vmsift *vs = open_session(path);
+	struct cancel_arg c = { vs, 0 };
+	struct vmsift_stats st;
+	int fd = new_output("cancelled"), fd2 = new_output("after");
+
+	o.progress = cancel_on_first;
+	o.progress_arg = &c;
+	CHECK(vmsift_dump(vs, &o, fd, "memfd") < 0);
+	vmsift_get_stats(vs, &st);
+	CHECK(c.calls >= 1);
+	CHECK(st.cancelled);
+	CHECK(st.incomplete);
+	CHECK(*vmsift_error(vs) != '\0');
+	o.progress = NULL;
+	CHECK(dump(vs, &o, fd2) == 0);
+	vmsift_get_stats(vs, &st);
+	CHECK(!st.cancelled && !st.incomplete);
+	CHECK(st.dumped > 0);
+	close(fd);
+	close(fd2);
+	vmsift_free(vs);
+}
+
+/* A file that is not there: the open fails with a message naming it. */
+static void test_open_missing(void)
+{
+	struct vmsift *vs = vmsift_new();
+
+	if (!CHECK(vs != NULL))
+		return;
+	CHECK(vmsift_open(vs, "/nonexistent/vmcore") < 0);
+	CHECK_STR(vmsift_error(vs), "/nonexistent/vmcore");
+	vmsift_free(vs);
+	vmsift_free(NULL);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: api_test SMALL.vmcore BIG.vmcore\n");
+		return 2;
+	}
+	test_open_missing();
+	test_dump_twice(argv[1]);
+	test_dry_run(argv[1]);
+	test_cancel(argv[2]);
+	return check_exit("api");
+}
