@@ -128,7 +128,6 @@ int vs_select_chunk(const struct vs_dump *d, struct vs_worker *w,
 		    uint64_t start, uint64_t n, uint64_t *bits1,
 		    uint64_t *bits2, struct vs_error *err)
 {
-	const struct vs_input *in = d->in;
 	uint64_t end = start + n < d->max_mapnr ? start + n : d->max_mapnr;
 
 	/* Pages past max_mapnr stay out of both bitmaps. */
@@ -136,8 +135,7 @@ int vs_select_chunk(const struct vs_dump *d, struct vs_worker *w,
 	memset(bits2, 0, n / 8);
 	if (end < start + n)
 		n = vs_round_up(end - start, 64);
-	if (vs_input_present_bits(in, start, n, bits1) < 0 ||
-	    vs_input_data_bits(&w->reader, start, n, bits2, err) < 0)
+	if (vs_input_page_bits(&w->reader, start, n, bits1, bits2, err) < 0)
 		return -1;
 	for (uint64_t i = end - start; i < n; i++) {
 		vs_bit_clear(bits1, i);
@@ -220,7 +218,7 @@ static int check_options(const struct vmsift *vs,
 			      o->dump_level);
 	if (o->format == VMSIFT_FORMAT_ELF && o->codec != VMSIFT_CODEC_NONE)
 		return vs_err(err, "ELF output cannot be compressed");
-	if (o->format == VMSIFT_FORMAT_ELF && vs->in.kind == VS_INPUT_KDUMP)
+	if (o->format == VMSIFT_FORMAT_ELF && vs->in.no_elf_loads)
 		return vs_err(err, "ELF output cannot be made from a "
 			      "kdump-compressed input");
 	if (o->codec != VMSIFT_CODEC_NONE && !vs_codec_get(o->codec))
@@ -305,8 +303,8 @@ static int run_dump(struct vmsift *vs, struct vs_dump *d, const int *fds,
 
 	vs->in.no_mmap = o->no_mmap;
 	d->level = o->dump_level;
-	if (vs->in.kind == VS_INPUT_KDUMP)
-		d->level |= (unsigned)vs->in.kd.dump_level & VMSIFT_DL_MAX;
+	if (vs->in.prev.known)
+		d->level |= (unsigned)vs->in.prev.dump_level & VMSIFT_DL_MAX;
 	if (vs_filter_new(&filter, &vs->in, d->level, err) < 0)
 		return -1;
 	d->filter = filter;
