@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "codec.h"
 #include "error.h"
 #include "file.h"
 
@@ -104,6 +105,7 @@ struct vs_reader {
 	const struct vs_input *in;
 	struct vs_view view;         /* windows onto the file */
 	uint8_t *bounce;             /* one page, assembled or decompressed */
+	struct vs_dctx_set dctx;     /* decompression contexts, per codec */
 	uint8_t *cbuf;               /* kdump input: a compressed page */
 	long last_seg;               /* ELF: the segment read last */
 };

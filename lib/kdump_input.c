@@ -379,6 +379,23 @@ static int check_desc(const struct vs_reader *r,
 	return 0;
 }
 
+static int decompress(struct vs_reader *r, const struct kdump_page_desc *pd,
+		      const uint8_t *data, struct vs_error *err)
+{
+	const struct vs_codec_ops *c = vs_codec_by_flag(pd->flags);
+	int ret = vs_codec_decompress(&r->dctx, c, data, pd->size, r->bounce,
+				      r->in->page_size);
+
+	if (ret == -2)
+		return vs_err(err, "out of memory for a %s decompressor",
+			      c->name);
+	if (ret < 0)
+		return vs_err(err, "%s data at offset 0x%llx (0x%x bytes) does "
+			      "not decompress to a page", c->name,
+			      (unsigned long long)pd->offset, pd->size);
+	return 0;
+}
+
 static int kdump_read_page(struct vs_reader *r, uint64_t pfn,
 			   const uint8_t **page, struct vs_error *err)
 {
@@ -398,21 +415,15 @@ static int kdump_read_page(struct vs_reader *r, uint64_t pfn,
 	if (read_desc(r, pfn, &pd, err) < 0 || check_desc(r, &pd, err) < 0)
 		return -1;
 	data = vs_view_get(&r->view, VS_WIN_DATA, (uint64_t)pd.offset, pd.size,
-			     in->file.size, err);
+			   in->file.size, err);
 	if (!data)
 		return -1;
 	if (!pd.flags) {
 		*page = data;
 		return 0;
 	}
-	if (vs_codec_by_flag(pd.flags)->decompress(data, pd.size, r->bounce,
-						   in->page_size) < 0)
-		return vs_err(err, "%s data at offset 0x%llx (0x%x bytes) does "
-			      "not decompress to a page",
-			      vs_codec_by_flag(pd.flags)->name,
-			      (unsigned long long)pd.offset, pd.size);
 	*page = r->bounce;
-	return 0;
+	return decompress(r, &pd, data, err);
 }
 
 static int kdump_data_bits(struct vs_reader *r, uint64_t start, uint64_t n,

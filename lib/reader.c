@@ -25,6 +25,7 @@ int vs_reader_init(struct vs_reader *r, const struct vs_input *in,
 void vs_reader_fini(struct vs_reader *r)
 {
 	vs_view_fini(&r->view);
+	vs_dctx_set_fini(&r->dctx);
 	free(r->bounce);
 	free(r->cbuf);
 	memset(r, 0, sizeof(*r));
