@@ -32,6 +32,7 @@ struct kdump_input {
 	uint64_t *rank;              /* bitmap2 bits set before pfn i << 12 */
 	uint64_t nr_dumpable;
 	uint32_t status;             /* header status: codec, incomplete */
+	unsigned header_cpus;        /* nr_cpus of the header */
 };
 
 static uint16_t machine_of(const char *uts_machine)
@@ -112,7 +113,7 @@ static int read_headers(struct vs_input *in, struct vs_error *err)
 	in->prev.known = 1;
 	in->prev.tv_sec = h.tv_sec;
 	memcpy(in->prev.utsname, &h.utsname, sizeof(in->prev.utsname));
-	in->nr_cpus = h.nr_cpus > 0 ? (unsigned)h.nr_cpus : 0;
+	kd->header_cpus = h.nr_cpus > 0 ? (unsigned)h.nr_cpus : 0;
 	in->page_size = kd->block_size;
 	in->page_shift = (unsigned)__builtin_ctzll(in->page_size);
 	in->elf_machine = machine_of(h.utsname.machine);
@@ -289,6 +290,10 @@ static int kdump_open(struct vs_input *in, struct vs_error *err)
 	    vs_input_load_vmcoreinfo_note(in, err) < 0)
 		return vs_err_ctx(err, "cannot read kdump-compressed '%s'",
 				  in->file.name);
+	/* The notes count the CPUs; the header's count is for a dump
+	 * without them. */
+	if (!in->nr_cpus)
+		in->nr_cpus = ((const struct kdump_input *)in->priv)->header_cpus;
 	return 0;
 }
 
