@@ -30,11 +30,12 @@ static size_t lzo_compress(void *ctx, const void *src, size_t len,
 	return out < len ? out : 0;
 }
 
-static int lzo_decompress(const void *src, size_t len, void *dst,
+static int lzo_decompress(void *dctx, const void *src, size_t len, void *dst,
 			  size_t out_len)
 {
 	lzo_uint out = out_len;
 
+	(void)dctx;
 	if (lzo_init() != LZO_E_OK)
 		return -1;
 	if (lzo1x_decompress_safe(src, len, dst, &out, NULL) != LZO_E_OK)

@@ -29,11 +29,12 @@ static size_t snappy_compress_page(void *ctx, const void *src, size_t len,
 	return out < len ? out : 0;
 }
 
-static int snappy_decompress_page(const void *src, size_t len, void *dst,
-				  size_t out_len)
+static int snappy_decompress_page(void *dctx, const void *src, size_t len,
+				  void *dst, size_t out_len)
 {
 	size_t out = 0;
 
+	(void)dctx;
 	if (snappy_uncompressed_length(src, len, &out) != SNAPPY_OK ||
 	    out != out_len)
 		return -1;

@@ -1,7 +1,7 @@
 /*
  * codec_zlib.c - zlib-format pages (kdump flag 0x1), encoded by libdeflate
  * (a whole-buffer encoder: no stream state to reset between pages) and
- * decoded by it too.  Readers decode with zlib's uncompress().
+ * decoded by it too, with one decompressor a reader.
  */
 #include <libdeflate.h>
 
@@ -26,17 +26,21 @@ static size_t zlib_compress(void *ctx, const void *src, size_t len,
 	return n < len ? n : 0;
 }
 
-static int zlib_decompress(const void *src, size_t len, void *dst,
+static void *zlib_dctx_new(void)
+{
+	return libdeflate_alloc_decompressor();
+}
+
+static void zlib_dctx_free(void *dctx)
+{
+	libdeflate_free_decompressor(dctx);
+}
+
+static int zlib_decompress(void *dctx, const void *src, size_t len, void *dst,
 			   size_t out_len)
 {
-	struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
-	enum libdeflate_result r;
-
-	if (!d)
-		return -1;
-	r = libdeflate_zlib_decompress(d, src, len, dst, out_len, NULL);
-	libdeflate_free_decompressor(d);
-	return r == LIBDEFLATE_SUCCESS ? 0 : -1;
+	return libdeflate_zlib_decompress(dctx, src, len, dst, out_len, NULL) ==
+	       LIBDEFLATE_SUCCESS ? 0 : -1;
 }
 
 const struct vs_codec_ops vs_codec_zlib = {
@@ -46,5 +50,7 @@ const struct vs_codec_ops vs_codec_zlib = {
 	.ctx_new = zlib_new,
 	.ctx_free = zlib_free,
 	.compress = zlib_compress,
+	.dctx_new = zlib_dctx_new,
+	.dctx_free = zlib_dctx_free,
 	.decompress = zlib_decompress,
 };

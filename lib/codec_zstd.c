@@ -1,4 +1,5 @@
-/* codec_zstd.c - zstd pages (kdump flag 0x20), one reused CCtx a thread. */
+/* codec_zstd.c - zstd pages (kdump flag 0x20), one reused CCtx a writer
+ * thread and one DCtx a reader. */
 #include <zstd.h>
 
 #include "codec.h"
@@ -35,10 +36,20 @@ static size_t zstd_compress(void *ctx, const void *src, size_t len,
 	return n < len ? n : 0;
 }
 
-static int zstd_decompress(const void *src, size_t len, void *dst,
+static void *zstd_dctx_new(void)
+{
+	return ZSTD_createDCtx();
+}
+
+static void zstd_dctx_free(void *dctx)
+{
+	ZSTD_freeDCtx(dctx);
+}
+
+static int zstd_decompress(void *dctx, const void *src, size_t len, void *dst,
 			   size_t out_len)
 {
-	size_t n = ZSTD_decompress(dst, out_len, src, len);
+	size_t n = ZSTD_decompressDCtx(dctx, dst, out_len, src, len);
 
 	return !ZSTD_isError(n) && n == out_len ? 0 : -1;
 }
@@ -50,5 +61,7 @@ const struct vs_codec_ops vs_codec_zstd = {
 	.ctx_new = zstd_new,
 	.ctx_free = zstd_free,
 	.compress = zstd_compress,
+	.dctx_new = zstd_dctx_new,
+	.dctx_free = zstd_dctx_free,
 	.decompress = zstd_decompress,
 };

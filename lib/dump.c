@@ -143,8 +143,8 @@ static int run_dump(struct vmsift *vs, struct vs_dump *d, const int *fds,
 
 	vs->in.no_mmap = o->no_mmap;
 	d->level = o->dump_level;
-	if (vs->in.kind == VS_INPUT_KDUMP)
-		d->level |= (unsigned)vs->in.kd.dump_level & VMSIFT_DL_MAX;
+	if (vs->in.prev.known)
+		d->level |= (unsigned)vs->in.prev.dump_level & VMSIFT_DL_MAX;
 	if (vs_filter_new(&filter, &vs->in, d->level, err) < 0)
 		return -1;
 	d->filter = filter;

@@ -6,16 +6,18 @@
  * headers are found at e_phoff (QEMU puts section headers first and writes
  * a wrong e_ehsize), PN_XNUM is honoured, and every segment and note is
  * checked against the file's size before it is used.
+ *
+ * Memory is then read in place through the reader's windows, one window
+ * for bulk data and one for small reads; a page the input covers only in
+ * part (a segment ending at 0x9fc00, p_filesz < p_memsz) is assembled in
+ * the bounce page, with zeros where the file has no data.  Exports only
+ * its ops (format.h), used by input.c's table and reader.c.
  */
 #include <elf.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "input.h"
+#include "format.h"
 #include "util.h"
 
 /* Highest physical address we accept: 2^56 (x86_64 5-level paging and
@@ -241,7 +243,7 @@ static int read_header(struct vs_input *in, struct vs_error *err)
 	return read_phdrs(in, &eh, err);
 }
 
-int vs_input_open_elf(struct vs_input *in, struct vs_error *err)
+static int elf_open(struct vs_input *in, struct vs_error *err)
 {
 	const char *path = in->file.name;
 
@@ -253,3 +255,165 @@ int vs_input_open_elf(struct vs_input *in, struct vs_error *err)
 		return vs_err_ctx(err, "cannot read '%s'", path);
 	return 0;
 }
+
+/* ---- memory ----------------------------------------------------------- */
+
+/* Copy [paddr, paddr + len) of segment S, zeros past its file data. */
+static int copy_from_segment(struct vs_reader *r, const struct vs_segment *s,
+			     uint64_t paddr, uint8_t *buf, size_t len,
+			     struct vs_error *err)
+{
+	uint64_t rel = paddr - s->paddr;
+	/* Small reads (page-table entries, kernel variables) get a window of
+	 * their own, so that they do not move the one bulk reads stream
+	 * through (an ELF input has no use for the kdump windows). */
+	int wi = len < 512 ? VS_WIN_DESC : VS_WIN_DATA;
+
+	while (len) {
+		size_t n = len > VS_READ_WINDOW / 2 ? VS_READ_WINDOW / 2 : len;
+		const uint8_t *src;
+
+		if (rel >= s->filesz) {
+			memset(buf, 0, len);
+			return 0;
+		}
+		if (n > s->filesz - rel)
+			n = (size_t)(s->filesz - rel);
+		src = vs_view_get(&r->view, wi, s->offset + rel, n,
+				    s->offset + s->filesz, err);
+		if (!src)
+			return -1;
+		memcpy(buf, src, n);
+		buf += n;
+		rel += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int elf_read_phys(struct vs_reader *r, uint64_t paddr, void *buf,
+			 size_t len, struct vs_error *err)
+{
+	uint8_t *p = buf;
+
+	while (len) {
+		long i = vs_input_find(r->in, paddr);
+		const struct vs_segment *s;
+		size_t n;
+
+		if (i < 0)
+			return vs_err(err, "physical address 0x%llx is not in "
+				      "the dump", (unsigned long long)paddr);
+		s = &r->in->phys[i];
+		n = s->paddr + s->memsz - paddr < len ?
+			(size_t)(s->paddr + s->memsz - paddr) : len;
+		if (copy_from_segment(r, s, paddr, p, n, err) < 0)
+			return -1;
+		p += n;
+		paddr += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static const uint8_t *elf_peek_phys(struct vs_reader *r, uint64_t paddr,
+				     size_t len, struct vs_error *err)
+{
+	const struct vs_input *in = r->in;
+	const struct vs_segment *s;
+	long i;
+
+	if (len > VS_MAP_WINDOW / 2)
+		return NULL;
+	i = vs_input_find(in, paddr);
+	if (i < 0)
+		return NULL;
+	s = &in->phys[i];
+	if (paddr - s->paddr + len > s->filesz)
+		return NULL;
+	return vs_view_get(&r->view, VS_WIN_DATA, s->offset + (paddr - s->paddr),
+			   len, s->offset + s->filesz, err);
+}
+
+/* A page not wholly inside one segment's file data: assemble it. */
+static int assemble_page(struct vs_reader *r, uint64_t pfn,
+			 const uint8_t **page, struct vs_error *err)
+{
+	const struct vs_input *in = r->in;
+	uint64_t start = pfn << in->page_shift, mem, data;
+
+	vs_input_page_cover(in, pfn, &mem, &data);
+	if (mem == 0)
+		return vs_err(err, "pfn 0x%llx is not in the dump",
+			      (unsigned long long)pfn);
+	memset(r->bounce, 0, in->page_size);
+	for (uint64_t off = 0; off < in->page_size;) {
+		long i = vs_input_find(in, start + off);
+		uint64_t n;
+
+		if (i < 0) {
+			/* A hole inside the page: skip to the next segment. */
+			uint64_t next = vs_phys_next(in, start + off);
+
+			if (next >= start + in->page_size)
+				break;
+			off = next - start;
+			continue;
+		}
+		n = in->phys[i].paddr + in->phys[i].memsz - (start + off);
+		if (n > in->page_size - off)
+			n = in->page_size - off;
+		if (copy_from_segment(r, &in->phys[i], start + off,
+				      r->bounce + off, (size_t)n, err) < 0)
+			return -1;
+		off += n;
+	}
+	*page = r->bounce;
+	return 0;
+}
+
+static int elf_read_page(struct vs_reader *r, uint64_t pfn,
+			 const uint8_t **page, struct vs_error *err)
+{
+	const struct vs_input *in = r->in;
+	uint64_t paddr = pfn << in->page_shift;
+	const struct vs_segment *s;
+	long i = r->last_seg;
+
+	if (i < 0 || paddr < in->phys[i].paddr ||
+	    paddr - in->phys[i].paddr >= in->phys[i].memsz) {
+		i = vs_input_find(in, paddr);
+		r->last_seg = i;
+	}
+	if (i < 0)
+		return assemble_page(r, pfn, page, err);
+	s = &in->phys[i];
+	if (paddr - s->paddr + in->page_size > s->filesz)
+		return assemble_page(r, pfn, page, err);
+	*page = vs_view_get(&r->view, VS_WIN_DATA, s->offset + (paddr - s->paddr),
+			      in->page_size, s->offset + s->filesz, err);
+	return *page ? 0 : -1;
+}
+
+static int elf_data_bits(struct vs_reader *r, uint64_t start, uint64_t n,
+			 uint64_t *bits, struct vs_error *err)
+{
+	(void)err;
+	vs_phys_bits(r->in, start, n, bits, 1);
+	return 0;
+}
+
+static int elf_probe(const uint8_t *head, size_t len)
+{
+	return len >= SELFMAG && !memcmp(head, ELFMAG, SELFMAG);
+}
+
+const struct vs_format_ops vs_format_elf = {
+	.name = "ELF",
+	.probe = elf_probe,
+	.open = elf_open,
+	.read_page = elf_read_page,
+	.read_phys = elf_read_phys,
+	.peek_phys = elf_peek_phys,
+	.data_bits = elf_data_bits,
+};

@@ -363,7 +363,7 @@ static int elf_check(const struct vs_input *in,
 {
 	if (opts->codec != VMSIFT_CODEC_NONE)
 		return vs_err(err, "ELF output cannot be compressed");
-	if (in->kind == VS_INPUT_KDUMP)
+	if (in->no_elf_loads)
 		return vs_err(err, "ELF output cannot be made from a "
 			      "kdump-compressed input");
 	return 0;

@@ -1,16 +1,19 @@
 /*
- * input.h - the opened input dump, and per-thread readers of its memory.
+ * input.h - the opened input dump, and per-thread readers of its memory:
+ * the input side's interface to the rest of the library (filter, arch,
+ * writers, dump.c, the read API).
  *
  * struct vs_input describes what a dump holds, independent of its file
  * format: the physical memory it covers (a sorted table of segments), the
- * ELF notes to carry over, the VMCOREINFO text and the CPU count.  The ELF
- * reader (elf_input.c) fills it; it is read-only once opened, so any
- * number of threads may share it.
+ * ELF notes to carry over, the VMCOREINFO text and the CPU count.  The
+ * format that reads it (format.h: ELF, kdump-compressed; either possibly
+ * flattened, see file.h) is chosen by signature at open.  It is read-only
+ * once opened, so any number of threads may share it.
  *
- * struct vs_reader is one thread's view of that memory: a window of the
- * file, mapped (mmap) or read (pread) in large pieces, plus a bounce page
- * for pages the file covers only in part.  Never share a reader between
- * threads; make one per thread with vs_reader_init().
+ * struct vs_reader is one thread's view of that memory: windows onto the
+ * file (file.h) plus a bounce page for pages assembled or decompressed.
+ * Never share a reader between threads; make one per thread with
+ * vs_reader_init().
  */
 #ifndef VMSIFT_INPUT_H
 #define VMSIFT_INPUT_H
@@ -18,10 +21,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "codec.h"
 #include "error.h"
 #include "file.h"
 
 struct vs_vmcoreinfo;
+struct vs_format_ops;
 
 /* One range of physical memory as the input holds it: [paddr, paddr +
  * memsz) is memory that was present; [paddr, paddr + filesz) of it has
@@ -34,39 +39,31 @@ struct vs_segment {
 	uint64_t vaddr;
 };
 
-enum vs_input_kind {
-	VS_INPUT_ELF,                /* /proc/vmcore, an ELF dump */
-	VS_INPUT_KDUMP,              /* kdump-compressed: re-filtering */
-};
-
-/* What a kdump-compressed input adds (kdump_input.c). */
-struct vs_kdump_input {
-	uint64_t block_size;
-	uint64_t bitmap1_off, bitmap2_off, bitmap_len;
-	uint64_t desc_off;
-	uint64_t *rank;              /* bitmap2 bits set before pfn i << 12 */
-	uint64_t nr_dumpable;
-	uint32_t status;             /* header status: codec, incomplete */
+/* What the headers of a dump written before (a kdump-compressed input,
+ * being re-filtered) say of it; KNOWN is 0 for other inputs. */
+struct vs_prev_dump {
+	int known;
 	int32_t dump_level;          /* the level it was written with */
 	uint64_t phys_base;
 	char utsname[6 * 65];
 	int64_t tv_sec;
 };
 
-#define VS_RANK_SHIFT 12
-
 struct vs_input {
-	enum vs_input_kind kind;
+	const struct vs_format_ops *ops;  /* the format it is read with */
+	void *priv;                  /* the format's own state */
 	struct vs_file file;         /* the file and its flattened map */
 	int no_mmap;                 /* read with pread only */
 
 	uint16_t elf_machine;        /* EM_X86_64, ... */
 	uint64_t page_size;
 	unsigned page_shift;
+	int fixed_page_size;         /* set by the format (kdump block size) */
 
 	/* PT_LOADs as the file lists them (for ELF output). */
 	struct vs_segment *loads;
 	size_t nr_loads;
+	int no_elf_loads;            /* loads made up (no vaddr): no ELF output */
 	/* Physical memory map used for reading: sorted by paddr, no
 	 * overlaps; a segment wholly inside another (the kernel-text alias
 	 * of /proc/vmcore) is left out. */
@@ -82,21 +79,14 @@ struct vs_input {
 	unsigned nr_cpus;            /* CORE/NT_PRSTATUS notes */
 
 	struct vs_vmcoreinfo *vi;    /* parsed, or NULL without VMCOREINFO */
-	struct vs_kdump_input kd;    /* VS_INPUT_KDUMP only */
+	struct vs_prev_dump prev;
 };
 
 /* Open PATH and read its headers and notes into IN (zeroed by caller):
- * a kdump-compressed file or an ELF vmcore, told apart by signature. */
+ * any format of the table in input.c, told apart by signature.  On
+ * failure IN still needs vs_input_close(). */
 int vs_input_open(struct vs_input *in, const char *path, struct vs_error *err);
 void vs_input_close(struct vs_input *in);
-
-/* The format-specific parts of vs_input_open(). */
-int vs_input_open_elf(struct vs_input *in, struct vs_error *err);
-int vs_input_open_kdump(struct vs_input *in, struct vs_error *err);
-/* Shared by both: the notes (CPUs, VMCOREINFO), max_mapnr from phys. */
-int vs_input_scan_notes(struct vs_input *in, struct vs_error *err);
-int vs_input_load_vmcoreinfo_note(struct vs_input *in, struct vs_error *err);
-void vs_input_set_max_mapnr(struct vs_input *in);
 
 /* Parse VMCOREINFO text (from the note or a file) into in->vi; takes
  * page size from PAGESIZE. */
@@ -113,30 +103,22 @@ void vs_input_page_cover(const struct vs_input *in, uint64_t pfn,
 
 struct vs_reader {
 	const struct vs_input *in;
-	struct vs_view view;         /* ELF: DATA, and DESC for small reads */
-	uint8_t *bounce;             /* one page, for partly covered pages */
+	struct vs_view view;         /* windows onto the file */
+	uint8_t *bounce;             /* one page, assembled or decompressed */
+	struct vs_dctx_set dctx;     /* decompression contexts, per codec */
 	uint8_t *cbuf;               /* kdump input: a compressed page */
-	long last_seg;
+	long last_seg;               /* ELF: the segment read last */
 };
-
-/* Set in BITS (64-aligned START, N pfns, chunk-relative) the pfns whose
- * data the input holds. */
-int vs_input_data_bits(struct vs_reader *r, uint64_t start, uint64_t n,
-		       uint64_t *bits, struct vs_error *err);
-/* The same for pfns with memory (bitmap 1). */
-int vs_input_present_bits(const struct vs_input *in, uint64_t start,
-			  uint64_t n, uint64_t *bits);
-
-/* kdump_input.c: a page of a kdump-compressed input, decompressed; the
- * bits of its bitmap 2. */
-int vs_kdump_read_page(struct vs_reader *r, uint64_t pfn, const uint8_t **page,
-		       struct vs_error *err);
-int vs_kdump_data_bits(struct vs_reader *r, uint64_t start, uint64_t n,
-		       uint64_t *bits, struct vs_error *err);
 
 int vs_reader_init(struct vs_reader *r, const struct vs_input *in,
 		   struct vs_error *err);
 void vs_reader_fini(struct vs_reader *r);
+
+/* Set in PRESENT and DATA (64-aligned START, N pfns, chunk-relative)
+ * the pfns with memory, and of those the ones whose data the input
+ * holds. */
+int vs_input_page_bits(struct vs_reader *r, uint64_t start, uint64_t n,
+		       uint64_t *present, uint64_t *data, struct vs_error *err);
 
 /* A pointer to the whole page PFN (zero-filled where the input has no
  * data), valid until the next call on R.  Fails if PFN is not present. */

@@ -16,12 +16,24 @@
 #include <string.h>
 
 #include "codec.h"
-#include "input.h"
+#include "format.h"
 #include "kdump_format.h"
 #include "util.h"
 
-#define RANK_PFNS (1ULL << VS_RANK_SHIFT)
+#define RANK_SHIFT 12
+#define RANK_PFNS (1ULL << RANK_SHIFT)
 #define STREAM_BUF (1u << 20)
+
+/* What a kdump-compressed input adds to struct vs_input (in->priv). */
+struct kdump_input {
+	uint64_t block_size;
+	uint64_t bitmap1_off, bitmap2_off, bitmap_len;
+	uint64_t desc_off;
+	uint64_t *rank;              /* bitmap2 bits set before pfn i << 12 */
+	uint64_t nr_dumpable;
+	uint32_t status;             /* header status: codec, incomplete */
+	unsigned header_cpus;        /* nr_cpus of the header */
+};
 
 static uint16_t machine_of(const char *uts_machine)
 {
@@ -90,7 +102,7 @@ static int read_headers(struct vs_input *in, struct vs_error *err)
 {
 	struct kdump_header h;
 	struct kdump_sub_header sh = { 0 };
-	struct vs_kdump_input *kd = &in->kd;
+	struct kdump_input *kd = in->priv;
 	uint64_t mapnr_bytes;
 
 	if (vs_file_read_at(&in->file, &h, sizeof(h), 0, "kdump header", err) < 0 ||
@@ -98,17 +110,18 @@ static int read_headers(struct vs_input *in, struct vs_error *err)
 		return -1;
 	kd->block_size = (uint64_t)h.block_size;
 	kd->status = h.status;
-	kd->tv_sec = h.tv_sec;
-	memcpy(kd->utsname, &h.utsname, sizeof(kd->utsname));
-	in->nr_cpus = h.nr_cpus > 0 ? (unsigned)h.nr_cpus : 0;
+	in->prev.known = 1;
+	in->prev.tv_sec = h.tv_sec;
+	memcpy(in->prev.utsname, &h.utsname, sizeof(in->prev.utsname));
+	kd->header_cpus = h.nr_cpus > 0 ? (unsigned)h.nr_cpus : 0;
 	in->page_size = kd->block_size;
 	in->page_shift = (unsigned)__builtin_ctzll(in->page_size);
 	in->elf_machine = machine_of(h.utsname.machine);
 	if (vs_file_read_at(&in->file, &sh, sizeof(sh), kd->block_size, "kdump sub header",
 		    err) < 0)
 		return -1;
-	kd->phys_base = sh.phys_base;
-	kd->dump_level = sh.dump_level;
+	in->prev.phys_base = sh.phys_base;
+	in->prev.dump_level = sh.dump_level;
 	in->max_mapnr = h.header_version >= 6 && sh.max_mapnr_64 ?
 			sh.max_mapnr_64 : h.max_mapnr;
 	if (sh.split)
@@ -207,17 +220,18 @@ static int bitmap1_piece(struct vs_input *in, void *arg, const uint8_t *buf,
 
 static int build_segments(struct vs_input *in, struct vs_error *err)
 {
+	const struct kdump_input *kd = in->priv;
 	struct run_state rs = { UINT64_MAX, 0 };
 	int ret;
 
-	ret = stream_bitmap(in, in->kd.bitmap1_off, bitmap1_piece, &rs, err);
+	ret = stream_bitmap(in, kd->bitmap1_off, bitmap1_piece, &rs, err);
 	if (ret == 0 && rs.start != UINT64_MAX)
 		ret = add_run(in, rs.start, in->max_mapnr, &rs.cap, err);
 	if (ret < 0)
 		return -1;
 	if (in->nr_phys == 0)
 		return vs_err(err, "bitmap 1 at offset 0x%llx marks no page "
-			      "present", (unsigned long long)in->kd.bitmap1_off);
+			      "present", (unsigned long long)kd->bitmap1_off);
 	in->loads = malloc(in->nr_phys * sizeof(*in->loads));
 	if (!in->loads)
 		return vs_err(err, "out of memory");
@@ -230,6 +244,7 @@ static int bitmap2_piece(struct vs_input *in, void *arg, const uint8_t *buf,
 			 uint64_t byte0, size_t n, struct vs_error *err)
 {
 	const uint64_t bytes_per_rank = RANK_PFNS / 8;
+	struct kdump_input *kd = in->priv;
 
 	(void)arg;
 	(void)err;
@@ -237,48 +252,66 @@ static int bitmap2_piece(struct vs_input *in, void *arg, const uint8_t *buf,
 		uint64_t byte = byte0 + i;
 
 		if (byte % bytes_per_rank == 0)
-			in->kd.rank[byte / bytes_per_rank] = in->kd.nr_dumpable;
-		in->kd.nr_dumpable += (uint64_t)__builtin_popcount(buf[i]);
+			kd->rank[byte / bytes_per_rank] = kd->nr_dumpable;
+		kd->nr_dumpable += (uint64_t)__builtin_popcount(buf[i]);
 	}
 	return 0;
 }
 
 static int build_rank(struct vs_input *in, struct vs_error *err)
 {
+	struct kdump_input *kd = in->priv;
 	uint64_t nr = vs_div_round_up(in->max_mapnr, RANK_PFNS) + 1;
 
-	in->kd.rank = calloc(nr, sizeof(*in->kd.rank));
-	if (!in->kd.rank)
+	kd->rank = calloc(nr, sizeof(*kd->rank));
+	if (!kd->rank)
 		return vs_err(err, "out of memory");
-	if (stream_bitmap(in, in->kd.bitmap2_off, bitmap2_piece, NULL, err) < 0)
+	if (stream_bitmap(in, kd->bitmap2_off, bitmap2_piece, NULL, err) < 0)
 		return -1;
-	if (in->kd.desc_off + in->kd.nr_dumpable * sizeof(struct kdump_page_desc) >
+	if (kd->desc_off + kd->nr_dumpable * sizeof(struct kdump_page_desc) >
 	    in->file.size)
 		return vs_err(err, "0x%llx page descriptors at offset 0x%llx "
 			      "run past the end of the file (0x%llx)",
-			      (unsigned long long)in->kd.nr_dumpable,
-			      (unsigned long long)in->kd.desc_off,
+			      (unsigned long long)kd->nr_dumpable,
+			      (unsigned long long)kd->desc_off,
 			      (unsigned long long)in->file.size);
 	return 0;
 }
 
-int vs_input_open_kdump(struct vs_input *in, struct vs_error *err)
+static int kdump_open(struct vs_input *in, struct vs_error *err)
 {
-	in->kind = VS_INPUT_KDUMP;
+	in->priv = calloc(1, sizeof(struct kdump_input));
+	if (!in->priv)
+		return vs_err(err, "out of memory");
+	in->fixed_page_size = 1;
+	in->no_elf_loads = 1;
 	if (read_headers(in, err) < 0 || vs_input_scan_notes(in, err) < 0 ||
 	    build_segments(in, err) < 0 || build_rank(in, err) < 0 ||
 	    vs_input_load_vmcoreinfo_note(in, err) < 0)
 		return vs_err_ctx(err, "cannot read kdump-compressed '%s'",
 				  in->file.name);
+	/* The notes count the CPUs; the header's count is for a dump
+	 * without them. */
+	if (!in->nr_cpus)
+		in->nr_cpus = ((const struct kdump_input *)in->priv)->header_cpus;
 	return 0;
 }
 
+static void kdump_close(struct vs_input *in)
+{
+	struct kdump_input *kd = in->priv;
+
+	if (kd)
+		free(kd->rank);
+	free(kd);
+	in->priv = NULL;
+}
 /* ---- pages ------------------------------------------------------------ */
 
 static int bitmap2_test(struct vs_reader *r, uint64_t pfn, int *set,
 			struct vs_error *err)
 {
-	const struct vs_kdump_input *kd = &r->in->kd;
+	const struct kdump_input *kd = r->in->priv;
 	const uint8_t *p;
 
 	p = vs_view_get(&r->view, VS_WIN_BITMAP, kd->bitmap2_off + pfn / 8, 1,
@@ -293,9 +326,9 @@ static int bitmap2_test(struct vs_reader *r, uint64_t pfn, int *set,
 static int desc_index(struct vs_reader *r, uint64_t pfn, uint64_t *index,
 		      struct vs_error *err)
 {
-	const struct vs_kdump_input *kd = &r->in->kd;
+	const struct kdump_input *kd = r->in->priv;
 	uint64_t base = pfn & ~(RANK_PFNS - 1);
-	uint64_t n = kd->rank[pfn >> VS_RANK_SHIFT];
+	uint64_t n = kd->rank[pfn >> RANK_SHIFT];
 	const uint8_t *p;
 
 	p = vs_view_get(&r->view, VS_WIN_BITMAP, kd->bitmap2_off + base / 8,
@@ -313,7 +346,7 @@ static int desc_index(struct vs_reader *r, uint64_t pfn, uint64_t *index,
 static int read_desc(struct vs_reader *r, uint64_t pfn,
 		     struct kdump_page_desc *pd, struct vs_error *err)
 {
-	const struct vs_kdump_input *kd = &r->in->kd;
+	const struct kdump_input *kd = r->in->priv;
 	uint64_t index, off;
 	const uint8_t *p;
 
@@ -351,8 +384,25 @@ static int check_desc(const struct vs_reader *r,
 	return 0;
 }
 
-int vs_kdump_read_page(struct vs_reader *r, uint64_t pfn, const uint8_t **page,
-		       struct vs_error *err)
+static int decompress(struct vs_reader *r, const struct kdump_page_desc *pd,
+		      const uint8_t *data, struct vs_error *err)
+{
+	const struct vs_codec_ops *c = vs_codec_by_flag(pd->flags);
+	int ret = vs_codec_decompress(&r->dctx, c, data, pd->size, r->bounce,
+				      r->in->page_size);
+
+	if (ret == -2)
+		return vs_err(err, "out of memory for a %s decompressor",
+			      c->name);
+	if (ret < 0)
+		return vs_err(err, "%s data at offset 0x%llx (0x%x bytes) does "
+			      "not decompress to a page", c->name,
+			      (unsigned long long)pd->offset, pd->size);
+	return 0;
+}
+
+static int kdump_read_page(struct vs_reader *r, uint64_t pfn,
+			   const uint8_t **page, struct vs_error *err)
 {
 	const struct vs_input *in = r->in;
 	struct kdump_page_desc pd;
@@ -370,27 +420,21 @@ int vs_kdump_read_page(struct vs_reader *r, uint64_t pfn, const uint8_t **page,
 	if (read_desc(r, pfn, &pd, err) < 0 || check_desc(r, &pd, err) < 0)
 		return -1;
 	data = vs_view_get(&r->view, VS_WIN_DATA, (uint64_t)pd.offset, pd.size,
-			     in->file.size, err);
+			   in->file.size, err);
 	if (!data)
 		return -1;
 	if (!pd.flags) {
 		*page = data;
 		return 0;
 	}
-	if (vs_codec_by_flag(pd.flags)->decompress(data, pd.size, r->bounce,
-						   in->page_size) < 0)
-		return vs_err(err, "%s data at offset 0x%llx (0x%x bytes) does "
-			      "not decompress to a page",
-			      vs_codec_by_flag(pd.flags)->name,
-			      (unsigned long long)pd.offset, pd.size);
 	*page = r->bounce;
-	return 0;
+	return decompress(r, &pd, data, err);
 }
 
-int vs_kdump_data_bits(struct vs_reader *r, uint64_t start, uint64_t n,
-		       uint64_t *bits, struct vs_error *err)
+static int kdump_data_bits(struct vs_reader *r, uint64_t start, uint64_t n,
+			   uint64_t *bits, struct vs_error *err)
 {
-	const struct vs_kdump_input *kd = &r->in->kd;
+	const struct kdump_input *kd = r->in->priv;
 	uint64_t end = start + n;
 	const uint8_t *p;
 
@@ -407,3 +451,17 @@ int vs_kdump_data_bits(struct vs_reader *r, uint64_t start, uint64_t n,
 	memcpy(bits, p, (end - start) / 8);
 	return 0;
 }
+
+static int kdump_probe(const uint8_t *head, size_t len)
+{
+	return len >= KDUMP_SIG_LEN && !memcmp(head, KDUMP_SIGNATURE, KDUMP_SIG_LEN);
+}
+
+const struct vs_format_ops vs_format_kdump = {
+	.name = "kdump-compressed",
+	.probe = kdump_probe,
+	.open = kdump_open,
+	.close = kdump_close,
+	.read_page = kdump_read_page,
+	.data_bits = kdump_data_bits,
+};

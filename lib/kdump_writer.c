@@ -148,9 +148,9 @@ static void fill_header(struct kd_writer *w)
 	memset(h, 0, sizeof(*h));
 	memcpy(h->signature, KDUMP_SIGNATURE, KDUMP_SIG_LEN);
 	h->header_version = KDUMP_HEADER_VERSION;
-	if (in->kind == VS_INPUT_KDUMP) {
-		memcpy(&h->utsname, in->kd.utsname, sizeof(h->utsname));
-		h->tv_sec = in->kd.tv_sec;
+	if (in->prev.known) {
+		memcpy(&h->utsname, in->prev.utsname, sizeof(h->utsname));
+		h->tv_sec = in->prev.tv_sec;
 	} else {
 		read_utsname(w->d, &h->utsname);
 		if (vs_vi_decimal(in->vi, "CRASHTIME", &crashtime))
@@ -195,8 +195,8 @@ static int write_sub_header(struct kd_writer *w, const struct kd_out *o,
 	struct kdump_sub_header sh = { 0 };
 	int64_t phys_base = 0;
 
-	if (in->kind == VS_INPUT_KDUMP)
-		phys_base = (int64_t)in->kd.phys_base;
+	if (in->prev.known)
+		phys_base = (int64_t)in->prev.phys_base;
 	else
 		vs_vi_number(in->vi, "phys_base", &phys_base);
 	sh.phys_base = (uint64_t)phys_base;

@@ -6,7 +6,8 @@
 #include <elf.h>
 #include <string.h>
 
-#include "input.h"
+#include "format.h"
+#include "vmcoreinfo.h"
 
 static size_t note_align(size_t x)
 {
@@ -45,4 +46,38 @@ int vs_input_scan_notes(struct vs_input *in, struct vs_error *err)
 		off = end > in->notes_size ? in->notes_size : end;
 	}
 	return 0;
+}
+
+int vs_input_set_vmcoreinfo(struct vs_input *in, const char *text, size_t len,
+			    const char *origin, struct vs_error *err)
+{
+	int64_t ps;
+
+	vs_vmcoreinfo_free(in->vi);
+	in->vi = NULL;
+	if (vs_vmcoreinfo_parse(&in->vi, text, len, err) < 0)
+		return vs_err_ctx(err, "%s", origin);
+	if (!vs_vi_decimal(in->vi, "PAGESIZE", &ps))
+		return vs_err(err, "%s: no PAGESIZE= line", origin);
+	if (ps < 512 || ps > (1 << 20) || (ps & (ps - 1)))
+		return vs_err(err, "%s: PAGESIZE=%lld is not a power of two "
+			      "between 512 and 1 MiB", origin, (long long)ps);
+	if (in->fixed_page_size && (uint64_t)ps != in->page_size)
+		return vs_err(err, "%s: PAGESIZE=%lld differs from the dump's "
+			      "block size %llu", origin, (long long)ps,
+			      (unsigned long long)in->page_size);
+	in->page_size = (uint64_t)ps;
+	in->page_shift = (unsigned)__builtin_ctzll(in->page_size);
+	if (!in->fixed_page_size)
+		vs_input_set_max_mapnr(in);
+	return 0;
+}
+
+int vs_input_load_vmcoreinfo_note(struct vs_input *in, struct vs_error *err)
+{
+	if (!in->has_vmcoreinfo_note)
+		return 0;
+	return vs_input_set_vmcoreinfo(in,
+			(const char *)in->notes + in->vmcoreinfo_off,
+			in->vmcoreinfo_size, "VMCOREINFO note", err);
 }

@@ -29,7 +29,6 @@ int vs_select_chunk(const struct vs_dump *d, struct vs_worker *w,
 		    uint64_t start, uint64_t n, uint64_t *bits1,
 		    uint64_t *bits2, struct vs_error *err)
 {
-	const struct vs_input *in = d->in;
 	uint64_t end = start + n < d->max_mapnr ? start + n : d->max_mapnr;
 
 	/* Pages past max_mapnr stay out of both bitmaps. */
@@ -37,8 +36,7 @@ int vs_select_chunk(const struct vs_dump *d, struct vs_worker *w,
 	memset(bits2, 0, n / 8);
 	if (end < start + n)
 		n = vs_round_up(end - start, 64);
-	if (vs_input_present_bits(in, start, n, bits1) < 0 ||
-	    vs_input_data_bits(&w->reader, start, n, bits2, err) < 0)
+	if (vs_input_page_bits(&w->reader, start, n, bits1, bits2, err) < 0)
 		return -1;
 	for (uint64_t i = end - start; i < n; i++) {
 		vs_bit_clear(bits1, i);

@@ -15,6 +15,19 @@ t_refilter() {
 	$check bitmaps "$base.d31" "$ref" "$in" && $check pages "$in" "$base.d31"
 }
 
+# t_refilter_cpus INPUT: a re-filtered dump says it has as many CPUs as
+# the dump it was made from (their count taken from the notes once).
+t_refilter_cpus() {
+	local in=$1 base=$work/out/$(basename "$1").refcpus a b
+	rm -f "$base".*
+	vmsift -c -d 1 --message-level 0 "$in" "$base.d1" || return 1
+	vmsift -l -d 31 --message-level 0 "$base.d1" "$base.d31" || return 1
+	a=$($check header "$base.d1" | grep '^nr_cpus=') || return 1
+	b=$($check header "$base.d31" | grep '^nr_cpus=') || return 1
+	echo "original $a, re-filtered $b"
+	[ "$a" = "$b" ]
+}
+
 # t_refilter_mdf INPUT: makedumpfile's own -c -d 1 dump, re-filtered by
 # vmsift and by makedumpfile at -d 31: the same bitmaps; every page equal
 # to the original input's.
@@ -31,6 +44,7 @@ for in in "${vmcores[@]}"; do
 	name=$(basename "$in" .vmcore)
 	run_test "refilter $name: vmsift -d 1 to -d 31 equals makedumpfile -d 31" t_refilter "$in"
 	run_test "refilter $name: makedumpfile's dump re-filtered equals makedumpfile's" t_refilter_mdf "$in"
+	run_test "refilter $name: nr_cpus of the re-filtered dump equals the original's" t_refilter_cpus "$in"
 done
 
 # Damaged kdump inputs: a descriptor pointing outside the file, one with
