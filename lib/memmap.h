@@ -20,8 +20,8 @@
 #include <stdint.h>
 
 #include "arch.h"
+#include "doubt.h"
 #include "error.h"
-#include "filter.h"
 #include "input.h"
 
 struct vs_memmap_range {
