@@ -141,7 +141,7 @@ static int run_dump(struct vmsift *vs, struct vs_dump *d, const int *fds,
 	struct vs_filter *filter = NULL;
 	int ret;
 
-	vs->in.no_mmap = o->no_mmap || vs->in.is_flat;
+	vs->in.no_mmap = o->no_mmap;
 	d->level = o->dump_level;
 	if (vs->in.kind == VS_INPUT_KDUMP)
 		d->level |= (unsigned)vs->in.kd.dump_level & VMSIFT_DL_MAX;
@@ -198,7 +198,7 @@ static int dump_to(struct vmsift *vs, const struct vmsift_options *opts,
 	free(sinks);
 	if (ret < 0)
 		return vs_err_ctx(&vs->err, "cannot dump '%s' to '%s'%s%s",
-				  vs->in.path, names[0], n > 1 ? " and others" : "",
+				  vs->in.file.name, names[0], n > 1 ? " and others" : "",
 				  d.incomplete ? " (the dump is incomplete)" : "");
 	return 0;
 }

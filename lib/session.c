@@ -16,7 +16,7 @@ struct vmsift *vmsift_new(void)
 	struct vmsift *vs = calloc(1, sizeof(*vs));
 
 	if (vs)
-		vs->in.fd = -1;
+		vs->in.file.fd = -1;
 	return vs;
 }
 
