@@ -45,20 +45,25 @@ void vs_counts_add(struct vs_counts *sum, const struct vs_counts *c)
 
 /* ---- the decision, one struct page -------------------------------- */
 
-static inline uint64_t ld64(const uint8_t *p, uint32_t off)
+/* Fields of a struct page, in the dumped machine's byte order.  ld64
+ * also loads unsigned longs and pointers: vs_filter_new() accepts only
+ * 64-bit kernels. */
+static inline uint64_t ld64(const struct vs_filter *f, const uint8_t *p,
+			    uint32_t off)
 {
-	uint64_t v;
-
-	memcpy(&v, p + off, sizeof(v));
-	return v;
+	return vs_load64(&f->m, p + off);
 }
 
-static inline uint32_t ld32(const uint8_t *p, uint32_t off)
+static inline uint32_t ld32(const struct vs_filter *f, const uint8_t *p,
+			    uint32_t off)
 {
-	uint32_t v;
+	return vs_load32(&f->m, p + off);
+}
 
-	memcpy(&v, p + off, sizeof(v));
-	return v;
+static inline uint16_t ld16(const struct vs_filter *f, const uint8_t *p,
+			    uint32_t off)
+{
+	return vs_load16(&f->m, p + off);
 }
 
 static inline int is_type(const struct ptype *t, uint32_t mapcount)
@@ -83,17 +88,17 @@ static inline uint64_t compound(const struct vs_filter *f, const uint8_t *pg,
 
 	switch (f->ord) {
 	case ORD_U8: order = pg[f->ord_off]; break;
-	case ORD_FLAGS_BYTE: order = pg[f->ord_off]; break;
-	case ORD_U16: order = (uint64_t)pg[f->ord_off] | (uint64_t)pg[f->ord_off + 1] << 8; break;
-	case ORD_ULONG: order = ld64(pg, f->ord_off); break;
+	case ORD_FLAGS_BYTE: order = ld64(f, pg, f->ord_off) & 0xff; break;
+	case ORD_U16: order = ld16(f, pg, f->ord_off); break;
+	case ORD_ULONG: order = ld64(f, pg, f->ord_off); break;
 	case ORD_NONE: break;
 	}
 	switch (f->huge) {
 	case HUGE_TYPE: *huge = is_type(&f->t_hugetlb, mapcount); break;
-	case HUGE_FLAG_TAIL: *huge = (ld64(pg + f->sps, f->off_flags) & f->m_hugetlb) != 0; break;
+	case HUGE_FLAG_TAIL: *huge = (ld64(f, pg + f->sps, f->off_flags) & f->m_hugetlb) != 0; break;
 	case HUGE_DTOR_U8: *huge = pg[f->dtor_off] == f->dtor_value; break;
-	case HUGE_DTOR_U16: *huge = (pg[f->dtor_off] | pg[f->dtor_off + 1] << 8) == (int)f->dtor_value; break;
-	case HUGE_DTOR_PTR: *huge = ld64(pg, f->dtor_off) == f->dtor_value; break;
+	case HUGE_DTOR_U16: *huge = ld16(f, pg, f->dtor_off) == f->dtor_value; break;
+	case HUGE_DTOR_PTR: *huge = ld64(f, pg, f->dtor_off) == f->dtor_value; break;
 	case HUGE_NONE: *huge = 0; break;
 	}
 	return order;
@@ -105,14 +110,14 @@ static inline uint64_t compound(const struct vs_filter *f, const uint8_t *pg,
 static inline enum reason decide(const struct vs_filter *f, const uint8_t *pg,
 				 int has_tail, uint64_t pfn, uint64_t *nr)
 {
-	uint64_t flags = ld64(pg, f->off_flags);
-	uint64_t mapping = ld64(pg, f->off_mapping);
-	uint32_t mc = f->has_mapcount ? ld32(pg, f->off_mapcount) : 0;
+	uint64_t flags = ld64(f, pg, f->off_flags);
+	uint64_t mapping = ld64(f, pg, f->off_mapping);
+	uint32_t mc = f->has_mapcount ? ld32(f, pg, f->off_mapcount) : 0;
 	uint64_t order = 0, priv;
 	int slab, anon, cache, huge = 0;
 
 	*nr = 1;
-	if (f->has_head && (ld64(pg, f->off_head) & 1))
+	if (f->has_head && (ld64(f, pg, f->off_head) & 1))
 		return R_KEEP;                             /* tail: skip */
 	slab = f->slab_typed ? is_type(&f->t_slab, mc) : (flags & f->m_slab) != 0;
 	if (f->level & DL_FREE) {
@@ -120,7 +125,7 @@ static inline enum reason decide(const struct vs_filter *f, const uint8_t *pg,
 			    f->buddy == BUDDY_FLAG ? (flags & f->m_buddy) != 0 : 0;
 
 		if (buddy) {
-			priv = ld64(pg, f->off_private);
+			priv = ld64(f, pg, f->off_private);
 			if (priv >= (f->nr_orders ? f->nr_orders : 64))
 				return R_DOUBT;
 			*nr = 1ull << priv;
@@ -224,13 +229,13 @@ static void doubt_order(struct scan *s, uint64_t pfn, const uint8_t *pg)
 	s->cnt->doubtful++;
 	vs_doubt_add(&s->cnt->doubts, pfn, "pfn 0x%llx kept: free page of "
 		     "order %llu (at most %llu)", (unsigned long long)pfn,
-		     (unsigned long long)ld64(pg, s->f->off_private),
+		     (unsigned long long)ld64(s->f, pg, s->f->off_private),
 		     (unsigned long long)(s->f->nr_orders ? s->f->nr_orders - 1 : 63));
 }
 
 static int in_dump(const struct vs_filter *f, uint64_t pfn)
 {
-	return vs_input_find(f->in, pfn << f->in->page_shift) >= 0;
+	return vs_input_find(f->in, pfn << f->m.page_shift) >= 0;
 }
 
 /* Read the struct pages of [pfn, pfn + n) of range G into BUF, plus the
@@ -279,7 +284,7 @@ static uint64_t head_of(struct scan *s, uint64_t pfn)
 	if (!f->has_head || i == f->mm.nr || g->start > pfn || g->bad ||
 	    !read_pages(s, g, pfn, 1, &pg))
 		return pfn;
-	word = ld64(pg, f->off_head);
+	word = ld64(f, pg, f->off_head);
 	if (!(word & 1))
 		return pfn;
 	va = g->vaddr + (pfn - g->start) * f->sps;
@@ -380,7 +385,7 @@ static void scan_batch(struct scan *s, const struct vs_memmap_range *g,
 	const struct vs_filter *f = s->f;
 	const uint8_t *pages;
 	uint64_t sps = f->sps, nr, got = read_pages(s, g, p, n, &pages);
-	uint64_t piece = f->in->page_size / sps ? f->in->page_size / sps : 1;
+	uint64_t piece = f->m.page_size / sps ? f->m.page_size / sps : 1;
 
 	if (!got && n > piece) {
 		for (uint64_t q = p; q < p + n; q += piece)
@@ -460,12 +465,13 @@ static void scan_present(struct scan *s, uint64_t lo, uint64_t hi)
 static void scan_segments(struct scan *s)
 {
 	const struct vs_input *in = s->f->in;
-	uint64_t ps = in->page_size;
+	uint64_t ps = s->f->m.page_size;
+	unsigned sh = s->f->m.page_shift;
 
 	for (size_t i = 0; i < in->nr_phys; i++) {
 		const struct vs_segment *g = &in->phys[i];
-		uint64_t lo = (g->paddr + ps - 1) >> in->page_shift;
-		uint64_t hi = (g->paddr + g->memsz + ps - 1) >> in->page_shift;
+		uint64_t lo = (g->paddr + ps - 1) >> sh;
+		uint64_t hi = (g->paddr + g->memsz + ps - 1) >> sh;
 
 		if (lo < s->next)
 			lo = s->next;

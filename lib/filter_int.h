@@ -38,6 +38,7 @@ struct vs_filter {
 	const struct vs_input *in;
 	int scan;                    /* some page needs a decision */
 	struct vs_arch *arch;
+	struct vs_machine m;         /* the dumped machine (arch.h) */
 	struct vs_memmap mm;
 	unsigned level;
 	uint64_t sps;                /* SIZE(page) */

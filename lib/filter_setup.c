@@ -220,6 +220,10 @@ static int setup(struct vs_filter *f, const struct vs_input *in,
 		       (uint64_t)v : 0;
 	if (vs_arch_new(&f->arch, in, err) < 0)
 		return -1;
+	f->m = *vs_arch_machine(f->arch);
+	if (f->m.ptr_size != 8)
+		return vs_err(err, "struct page of a %u-bit kernel is not "
+			      "supported", 8 * f->m.ptr_size);
 	if (vs_reader_init(&r, in, err) < 0)
 		return -1;
 	rc = vs_memmap_build(&f->mm, in, f->arch, &r, &f->doubts, err);

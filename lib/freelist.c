@@ -41,10 +41,11 @@ static int add_free(struct walk *w, uint64_t pfn, uint64_t nr,
 static int read_link(struct walk *w, uint64_t entry, uint64_t *next,
 		     uint64_t *prev, struct vs_error *err)
 {
-	return vs_read_kvirt(w->f->arch, &w->r, entry + (uint64_t)w->lh_next, next,
-			     8, err) < 0 ||
-	       vs_read_kvirt(w->f->arch, &w->r, entry + (uint64_t)w->lh_prev, prev,
-			     8, err) < 0 ? -1 : 0;
+	return vs_read_kvirt_ptr(w->f->arch, &w->r,
+				 entry + (uint64_t)w->lh_next, next, err) < 0 ||
+	       vs_read_kvirt_ptr(w->f->arch, &w->r,
+				 entry + (uint64_t)w->lh_prev, prev, err) < 0 ?
+	       -1 : 0;
 }
 
 static void list_doubt(struct walk *w, uint64_t head, unsigned order,
@@ -99,8 +100,8 @@ static int walk_zone(struct walk *w, uint64_t zone, struct vs_error *err)
 	struct vs_error why;
 
 	if (w->has_spanned &&
-	    vs_read_kvirt(w->f->arch, &w->r, zone + (uint64_t)w->spanned, &spanned,
-			  8, &why) < 0) {
+	    vs_read_kvirt_ptr(w->f->arch, &w->r, zone + (uint64_t)w->spanned,
+			      &spanned, &why) < 0) {
 		vs_doubt_add(&w->f->doubts, UINT64_MAX - 1, "zone at 0x%llx "
 			     "unreadable: %s; its free pages are kept",
 			     (unsigned long long)zone, why.msg);
@@ -121,16 +122,18 @@ static int walk_zone(struct walk *w, uint64_t zone, struct vs_error *err)
 
 static int walk_node(struct walk *w, uint64_t pgdat, struct vs_error *err)
 {
-	int32_t nr = 0;
+	uint32_t raw = 0;
+	int32_t nr;
 	struct vs_error why;
 
-	if (vs_read_kvirt(w->f->arch, &w->r, pgdat + (uint64_t)w->nr_zones, &nr, 4,
-			  &why) < 0) {
+	if (vs_read_kvirt_u32(w->f->arch, &w->r, pgdat + (uint64_t)w->nr_zones,
+			      &raw, &why) < 0) {
 		vs_doubt_add(&w->f->doubts, UINT64_MAX - 1, "pglist_data at 0x%llx "
 			     "unreadable: %s; its free pages are kept",
 			     (unsigned long long)pgdat, why.msg);
 		return 0;
 	}
+	nr = (int32_t)raw;
 	if (nr < 0 || nr > 16) {
 		vs_doubt_add(&w->f->doubts, UINT64_MAX - 1, "pglist_data at 0x%llx "
 			     "has %d zones; its free pages are kept",
@@ -148,9 +151,9 @@ static int walk_keys(struct walk *w, const struct vs_input *in,
 {
 	const struct vs_vmcoreinfo *vi = in->vi;
 
-	w->lh_size = 16;
+	w->lh_size = 2 * w->f->m.ptr_size;
 	w->lh_next = 0;
-	w->lh_prev = 8;
+	w->lh_prev = w->f->m.ptr_size;
 	w->migrate = 1;
 	vs_vi_size(vi, "list_head", &w->lh_size);
 	vs_vi_offset(vi, "list_head.next", &w->lh_next);
