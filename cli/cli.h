@@ -66,4 +66,9 @@ int cli_dump_dmesg(struct cli *c);
  * symlink unless -f; prints the error and returns -1 on failure. */
 int open_output(const struct cli *c, const char *path, int *created);
 
+/* SIGINT and SIGTERM cancel VS's dump (vmsift_cancel), which ends as an
+ * incomplete one; SIGPIPE is ignored.  Release before freeing VS. */
+void cli_catch_signals(struct vmsift *vs);
+void cli_release_signals(void);
+
 #endif
