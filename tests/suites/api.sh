@@ -14,6 +14,40 @@ if [ -f "$api_in" ]; then
 		t_stats_after_refusal "$api_in"
 fi
 
+# t_vmcoreinfo_file INPUT: -i (vmsift_set_vmcoreinfo_file) reads the
+# whole file: the input's own VMCOREINFO after 1.2 MiB of padding lines
+# gives the same dump as without the padding; a file of 64 MiB or more
+# is refused, never cut.
+t_vmcoreinfo_file() {
+	local in=$1 d=$work/out/vmci
+	mkdir -p "$d"
+	$PY - "$in" "$d" <<'PY' || return 1
+import sys
+data = open(sys.argv[1], 'rb').read(64 << 20)
+at = data.find(b'OSRELEASE=')
+if at < 0:
+    sys.exit('no VMCOREINFO text in the input')
+text = data[at:data.index(b'\0', at)]
+open(sys.argv[2] + '/plain', 'wb').write(text)
+open(sys.argv[2] + '/padded', 'wb').write(b'VMSIFT_PAD=0\n' * 100000 + text)
+PY
+	[ "$(stat -c %s "$d/padded")" -gt $((1 << 20)) ] || { echo "padding too short"; return 1; }
+	vmsift -d 31 -i "$d/plain" --message-level 0 "$in" "$d/plain.kdump" || return 1
+	vmsift -d 31 -i "$d/padded" --message-level 0 "$in" "$d/padded.kdump" ||
+		{ echo "the padded VMCOREINFO file was refused"; return 1; }
+	cmp "$d/plain.kdump" "$d/padded.kdump" || return 1
+	truncate -s 64M "$d/huge"
+	vmsift -d 31 -i "$d/huge" --message-level 0 "$in" "$d/huge.kdump" 2>"$d/huge.err" &&
+		{ echo "a 64 MiB VMCOREINFO file was accepted"; return 1; }
+	[ ! -e "$d/huge.kdump" ] || { echo "a dump was left after the refusal"; return 1; }
+	cat "$d/huge.err"
+}
+
+if [ -f "$api_in" ]; then
+	run_test "api: vmsift_set_vmcoreinfo_file reads a file past 1 MiB, refuses one of 64 MiB" \
+		t_vmcoreinfo_file "$api_in"
+fi
+
 # t_machine_load: values of the dump are read in the dumped machine's
 # byte order (lib/machine.h), big-endian ones too.
 t_machine_load() {
