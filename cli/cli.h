@@ -1,4 +1,8 @@
-/* cli.h - the vmsift command's shared state. */
+/*
+ * cli.h - the vmsift command's shared state and the calls between its
+ * files (main.c, dump.c, split.c, dmesg.c, signal.c).  The command uses
+ * only the public API (vmsift.h).
+ */
 #ifndef VMSIFT_CLI_H
 #define VMSIFT_CLI_H
 

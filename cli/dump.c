@@ -1,6 +1,7 @@
 /*
  * dump.c - the command's two jobs: write a dump (VMCORE DUMPFILE, or -F
- * to stdout) and rebuild one from a flattened stream (-R).
+ * to stdout) and rebuild one from a flattened stream (-R).  Called by
+ * main.c; uses the public API only.
  */
 #include <errno.h>
 #include <fcntl.h>

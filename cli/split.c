@@ -1,6 +1,7 @@
 /*
  * split.c - the command's --split and --reassemble: a dump written as N
- * files in one pass, and N files merged back into one.
+ * files in one pass, and N files merged back into one.  Called by
+ * main.c; uses the public API only.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -1,5 +1,8 @@
 /*
- * arch_x86_64.c - x86_64 address translation for the dead kernel.
+ * arch_x86_64.c - x86_64 (little-endian, 4 KiB pages) address
+ * translation for the dead kernel; one entry of the architecture table
+ * (arch.c), used through vs_vtop()/vs_read_kvirt() by the filter, the
+ * memory model, dmesg.c and the kdump writer.
  *
  * Three kinds of kernel address, tried in this order:
  *   kernel text/data  [__START_KERNEL_map, + KERNEL_IMAGE_SIZE):

@@ -1,6 +1,9 @@
 /*
  * dmesg.c - the dead kernel's log buffer as text: vmsift_dump_dmesg(),
- * makedumpfile's --dump-dmesg and --partial-dmesg.
+ * makedumpfile's --dump-dmesg and --partial-dmesg, a public call of the
+ * session (session.h) used by the command's cli/dmesg.c.  Reads the dump
+ * through the architecture layer (arch.h), in the dumped machine's byte
+ * order.
  *
  * Three layouts of the log, one per kernel generation, behind a small
  * table chosen from VMCOREINFO:

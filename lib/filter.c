@@ -238,12 +238,9 @@ static int in_dump(const struct vs_filter *f, uint64_t pfn)
 	return vs_input_find(f->in, pfn << f->m.page_shift) >= 0;
 }
 
-/* Read the struct pages of [pfn, pfn + n) of range G into BUF, plus the
- * next one when G has it and it is readable; returns how many were read
- * (0: the N are not all readable). */
 /* The struct pages of [pfn, pfn + n), plus the next one when the range
  * has it (the first tail of a head at the end): in place in the input's
- * window when they are contiguous there (the common case: the scan is
+ * mapping when they are contiguous there (the common case: the scan is
  * bandwidth-bound and a copy would double its traffic), else copied into
  * s->buf.  Returns how many are there, 0 if unreadable. */
 static uint64_t read_pages(struct scan *s, const struct vs_memmap_range *g,

@@ -1,5 +1,7 @@
 /*
  * filter.h - deciding, page by page, which pages a debugger does not need.
+ * Built and freed by dump.c, run per chunk by select.c; implemented by
+ * filter_setup.c, filter.c and freelist.c.
  *
  * The decision reads the dead kernel's own struct page array, found
  * through VMCOREINFO (mem_section / mem_map, translated through the

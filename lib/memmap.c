@@ -1,5 +1,7 @@
 /*
- * memmap.c - the pfn -> struct page table (memmap.h).
+ * memmap.c - the pfn -> struct page table (memmap.h), built once per
+ * dump by the filter's set-up (filter_setup.c) and read by the cascade
+ * (filter.c) and the free-list walk (freelist.c).
  *
  * Model choice follows makedumpfile: DISCONTIGMEM when the node tables
  * are described, else SPARSEMEM (EXTREME when LENGTH(mem_section) is the
