@@ -43,7 +43,7 @@ int vs_arch_new(struct vs_arch **out, const struct vs_input *in,
 	if (!a)
 		return vs_err(err, "out of memory");
 	a->ops = ops;
-	vs_machine_of(&a->m, in, ops);
+	vs_machine_set(&a->m, in->page_size, ops->big_endian, ops->ptr_size);
 	if (vs_reader_init(&r, in, err) < 0) {
 		free(a);
 		return -1;
@@ -74,12 +74,6 @@ const struct vs_arch_ops *vs_arch_ops_of(const struct vs_arch *a)
 const struct vs_machine *vs_arch_machine(const struct vs_arch *a)
 {
 	return &a->m;
-}
-
-void vs_machine_of(struct vs_machine *m, const struct vs_input *in,
-		   const struct vs_arch_ops *ops)
-{
-	vs_machine_set(m, in->page_size, ops->big_endian, ops->ptr_size);
 }
 
 int vs_vtop(const struct vs_arch *a, struct vs_reader *r, uint64_t vaddr,

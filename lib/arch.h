@@ -5,7 +5,8 @@
  * model, dmesg.c and the kdump writer (utsname).
  *
  * vs_arch_new() picks the table from in->elf_machine, fills the machine
- * (page size from the dump, byte order and pointer width from the ops),
+ * (page size from the dump, byte order and pointer width from the ops;
+ * an init() that needs them sets its own with vs_machine_set()),
  * lets its init() read what it needs (VMCOREINFO: page-table root,
  * phys_base, paging levels, ...) and returns a read-only context: any
  * number of threads may translate through it at once, each with its own
@@ -62,11 +63,6 @@ const struct vs_arch_ops *vs_arch_ops_of(const struct vs_arch *a);
 
 /* The dumped machine's page size, byte order and pointer width. */
 const struct vs_machine *vs_arch_machine(const struct vs_arch *a);
-
-/* The machine of IN for the architecture OPS, for its init(), which runs
- * before vs_arch_machine() can be asked. */
-void vs_machine_of(struct vs_machine *m, const struct vs_input *in,
-		   const struct vs_arch_ops *ops);
 
 /* Kernel virtual VADDR to physical; *SPAN as in vs_arch_ops.vtop (may be
  * NULL).  Fails, naming the address and the level, on a non-present or
