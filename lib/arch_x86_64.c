@@ -209,6 +209,9 @@ static int x86_init(void **out, const struct vs_input *in, struct vs_reader *r,
 
 	if (!in->vi)
 		return vs_err(err, "the dump has no VMCOREINFO");
+	if (in->page_size != 1ull << X86_PAGE_SHIFT)
+		return vs_err(err, "the dump's page size is %llu, not x86_64's "
+			      "4096", (unsigned long long)in->page_size);
 	if (find_root(in, &root, err) < 0)
 		return -1;
 	c = calloc(1, sizeof(*c));

@@ -56,3 +56,27 @@ t_machine_load() {
 }
 
 run_test "api: loads from the dump follow its byte order, not the host's" t_machine_load
+
+# t_x86_page_size INPUT: an x86_64 dump whose VMCOREINFO claims 16 KiB
+# pages cannot be translated with 4 KiB page tables: -d 31 is refused,
+# not written from pfns of the wrong size.
+t_x86_page_size() {
+	local in=$1 d=$work/out/ps16k
+	mkdir -p "$d"
+	$PY - "$in" "$d/vmcoreinfo" <<'PY' || return 1
+import re, sys
+data = open(sys.argv[1], 'rb').read(64 << 20)
+at = data.find(b'OSRELEASE=')
+text = data[at:data.index(b'\0', at)]
+open(sys.argv[2], 'wb').write(re.sub(rb'PAGESIZE=\d+', b'PAGESIZE=16384', text))
+PY
+	vmsift -d 31 -i "$d/vmcoreinfo" --message-level 0 "$in" "$d/out" 2>"$d/err" &&
+		{ echo "a 16 KiB page size on x86_64 was accepted"; return 1; }
+	[ ! -e "$d/out" ] || { echo "a dump was left after the refusal"; return 1; }
+	cat "$d/err"
+}
+
+if [ -f "$api_in" ]; then
+	run_test "api: an x86_64 dump claiming 16 KiB pages is refused, not misread" \
+		t_x86_page_size "$api_in"
+fi
