@@ -1,4 +1,8 @@
-/* cli.h - the vmsift command's shared state. */
+/*
+ * cli.h - the vmsift command's shared state and the calls between its
+ * files (main.c, dump.c, split.c, dmesg.c, signal.c).  The command uses
+ * only the public API (vmsift.h).
+ */
 #ifndef VMSIFT_CLI_H
 #define VMSIFT_CLI_H
 
@@ -65,5 +69,10 @@ int cli_dump_dmesg(struct cli *c);
 /* Create PATH for output: 0600, never over an existing file or through a
  * symlink unless -f; prints the error and returns -1 on failure. */
 int open_output(const struct cli *c, const char *path, int *created);
+
+/* SIGINT and SIGTERM cancel VS's dump (vmsift_cancel), which ends as an
+ * incomplete one; SIGPIPE is ignored.  Release before freeing VS. */
+void cli_catch_signals(struct vmsift *vs);
+void cli_release_signals(void);
 
 #endif

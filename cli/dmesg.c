@@ -1,6 +1,7 @@
 /*
  * dmesg.c - the command's --dump-dmesg mode: write the dead kernel's log
  * buffer to LOGFILE (makedumpfile --dump-dmesg [--partial-dmesg]).
+ * Called by main.c; uses the public API only.
  */
 #include <errno.h>
 #include <stdio.h>

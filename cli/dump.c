@@ -1,11 +1,11 @@
 /*
  * dump.c - the command's two jobs: write a dump (VMCORE DUMPFILE, or -F
- * to stdout) and rebuild one from a flattened stream (-R).
+ * to stdout) and rebuild one from a flattened stream (-R).  Called by
+ * main.c; uses the public API only.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,30 +82,6 @@ int cli_parse_size(const char *arg, uint64_t *size)
 		return -1;
 	*size = v;
 	return 0;
-}
-
-/* SIGINT and SIGTERM end the dump as an incomplete one, then exit 1. */
-static struct vmsift *signal_target;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	if (signal_target)
-		vmsift_cancel(signal_target);
-}
-
-static void catch_signals(struct vmsift *vs)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	signal_target = vs;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	/* A closed pipe under -F is a write error (EPIPE), not a death. */
-	signal(SIGPIPE, SIG_IGN);
 }
 
 static double now(void)
@@ -289,7 +265,7 @@ int cli_dump(struct cli *c)
 	vs = vmsift_new();
 	if (!vs)
 		return cli_error("out of memory"), 1;
-	catch_signals(vs);
+	cli_catch_signals(vs);
 	if (open_input(vs, c) < 0)
 		goto out;
 	name = c->opts.flattened ? "<stdout>" : c->args[1];
@@ -311,7 +287,7 @@ int cli_dump(struct cli *c)
 		fprintf(stderr, "vmsift: the incomplete dump is kept in %s\n",
 			name);
 out:
-	signal_target = NULL;
+	cli_release_signals();
 	if (ret < 0 && (c->message_level & ML_COMMON))
 		fprintf(stderr, "\nvmsift Failed.\n");
 	vmsift_free(vs);

@@ -1,6 +1,7 @@
 /*
  * split.c - the command's --split and --reassemble: a dump written as N
- * files in one pass, and N files merged back into one.
+ * files in one pass, and N files merged back into one.  Called by
+ * main.c; uses the public API only.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -72,6 +73,7 @@ int cli_split(struct cli *c)
 		cli_error("out of memory");
 		goto out;
 	}
+	cli_catch_signals(vs);
 	if (vmsift_open(vs, c->args[0]) < 0 ||
 	    (c->vmcoreinfo && vmsift_set_vmcoreinfo_file(vs, c->vmcoreinfo) < 0)) {
 		cli_error("%s", vmsift_error(vs));
@@ -82,6 +84,7 @@ int cli_split(struct cli *c)
 		printf("The dumpfiles are saved to %s, ... %s.\n\nvmsift "
 		       "Completed.\n", names[0], names[n - 1]);
 out:
+	cli_release_signals();
 	if (ret < 0 && (c->message_level & ML_COMMON))
 		fprintf(stderr, "\nvmsift Failed.\n");
 	vmsift_free(vs);

@@ -1,4 +1,9 @@
-/* arch.c - the registry of architectures and translation helpers (arch.h). */
+/*
+ * arch.c - the registry of architectures, the dumped machine's
+ * properties and the translation helpers (arch.h).  Used by the filter,
+ * the memory model, dmesg.c and the kdump writer; calls down into each
+ * architecture's ops and the input's reader.
+ */
 #include <stdlib.h>
 
 #include "arch.h"
@@ -6,6 +11,7 @@
 struct vs_arch {
 	const struct vs_arch_ops *ops;
 	void *ctx;
+	struct vs_machine m;
 };
 
 static const struct vs_arch_ops *const arch_table[] = {
@@ -37,6 +43,7 @@ int vs_arch_new(struct vs_arch **out, const struct vs_input *in,
 	if (!a)
 		return vs_err(err, "out of memory");
 	a->ops = ops;
+	vs_machine_set(&a->m, in->page_size, ops->big_endian, ops->ptr_size);
 	if (vs_reader_init(&r, in, err) < 0) {
 		free(a);
 		return -1;
@@ -62,6 +69,11 @@ void vs_arch_free(struct vs_arch *a)
 const struct vs_arch_ops *vs_arch_ops_of(const struct vs_arch *a)
 {
 	return a->ops;
+}
+
+const struct vs_machine *vs_arch_machine(const struct vs_arch *a)
+{
+	return &a->m;
 }
 
 int vs_vtop(const struct vs_arch *a, struct vs_reader *r, uint64_t vaddr,
@@ -94,5 +106,38 @@ int vs_read_kvirt(const struct vs_arch *a, struct vs_reader *r, uint64_t vaddr,
 		vaddr += n;
 		len -= n;
 	}
+	return 0;
+}
+
+int vs_read_kvirt_u32(const struct vs_arch *a, struct vs_reader *r,
+		      uint64_t vaddr, uint32_t *v, struct vs_error *err)
+{
+	uint8_t b[4];
+
+	if (vs_read_kvirt(a, r, vaddr, b, sizeof(b), err) < 0)
+		return -1;
+	*v = vs_load32(&a->m, b);
+	return 0;
+}
+
+int vs_read_kvirt_u64(const struct vs_arch *a, struct vs_reader *r,
+		      uint64_t vaddr, uint64_t *v, struct vs_error *err)
+{
+	uint8_t b[8];
+
+	if (vs_read_kvirt(a, r, vaddr, b, sizeof(b), err) < 0)
+		return -1;
+	*v = vs_load64(&a->m, b);
+	return 0;
+}
+
+int vs_read_kvirt_ptr(const struct vs_arch *a, struct vs_reader *r,
+		      uint64_t vaddr, uint64_t *v, struct vs_error *err)
+{
+	uint8_t b[8];
+
+	if (vs_read_kvirt(a, r, vaddr, b, a->m.ptr_size, err) < 0)
+		return -1;
+	*v = vs_loadptr(&a->m, b);
 	return 0;
 }

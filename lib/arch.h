@@ -1,13 +1,17 @@
 /*
- * arch.h - the dead kernel's address translation, one ops table per
- * architecture, chosen at run time from the dump.
+ * arch.h - the dead kernel's address translation and the dumped
+ * machine's properties (machine.h), one ops table per architecture,
+ * chosen at run time from the dump.  Used by the filter and the memory
+ * model, dmesg.c and the kdump writer (utsname).
  *
- * vs_arch_new() picks the table from in->elf_machine, lets its init()
- * read what it needs (VMCOREINFO: page-table root, phys_base, paging
- * levels, ...) and returns a read-only context: any number of threads may
- * translate through it at once, each with its own reader.  Adding an
- * architecture is one more file that defines a struct vs_arch_ops and one
- * line in the registry (arch.c).
+ * vs_arch_new() picks the table from in->elf_machine, fills the machine
+ * (page size from the dump, byte order and pointer width from the ops;
+ * an init() that needs them sets its own with vs_machine_set()),
+ * lets its init() read what it needs (VMCOREINFO: page-table root,
+ * phys_base, paging levels, ...) and returns a read-only context: any
+ * number of threads may translate through it at once, each with its own
+ * reader.  Adding an architecture is one more file that defines a struct
+ * vs_arch_ops and one line in the registry (arch.c).
  *
  * Ownership: vs_arch_new() allocates; vs_arch_free() releases (NULL is a
  * no-op).  The context borrows IN, which must outlive it.
@@ -20,6 +24,7 @@
 
 #include "error.h"
 #include "input.h"
+#include "machine.h"
 
 struct vs_arch;
 
@@ -29,12 +34,17 @@ struct vs_arch_ops {
 	/* SPARSEMEM defaults for kernels that do not export them. */
 	unsigned section_size_bits;
 	unsigned max_physmem_bits;
+	/* The dumped machine: 1 for a big-endian one; bytes in a pointer
+	 * (0: 8).  A bi-endian architecture will take the byte order from
+	 * the ELF header instead. */
+	int big_endian;
+	unsigned ptr_size;
 	/* Read the translation setup; store a private context in *CTX. */
 	int (*init)(void **ctx, const struct vs_input *in, struct vs_reader *r,
 		    struct vs_error *err);
 	/* Translate VADDR; *SPAN = bytes from VADDR to the end of the
-	 * mapping that holds it (the rest of a 4 KiB, 2 MiB or 1 GiB page,
-	 * or of a linear region), so the caller may reuse the result. */
+	 * mapping that holds it (the rest of a page of any size, a huge
+	 * page, or a linear region), so the caller may reuse the result. */
 	int (*vtop)(const void *ctx, struct vs_reader *r, uint64_t vaddr,
 		    uint64_t *paddr, uint64_t *span, struct vs_error *err);
 	void (*fini)(void *ctx);
@@ -51,6 +61,9 @@ void vs_arch_free(struct vs_arch *a);
 
 const struct vs_arch_ops *vs_arch_ops_of(const struct vs_arch *a);
 
+/* The dumped machine's page size, byte order and pointer width. */
+const struct vs_machine *vs_arch_machine(const struct vs_arch *a);
+
 /* Kernel virtual VADDR to physical; *SPAN as in vs_arch_ops.vtop (may be
  * NULL).  Fails, naming the address and the level, on a non-present or
  * out-of-dump page-table entry. */
@@ -64,5 +77,14 @@ int vs_vtop(const struct vs_arch *a, struct vs_reader *r, uint64_t vaddr,
  *                 buf, 6 * 65, err). */
 int vs_read_kvirt(const struct vs_arch *a, struct vs_reader *r, uint64_t vaddr,
 		  void *buf, size_t len, struct vs_error *err);
+
+/* One value of the dead kernel at VADDR in its byte order: a u32, a u64,
+ * or a pointer / unsigned long of the machine's width. */
+int vs_read_kvirt_u32(const struct vs_arch *a, struct vs_reader *r,
+		      uint64_t vaddr, uint32_t *v, struct vs_error *err);
+int vs_read_kvirt_u64(const struct vs_arch *a, struct vs_reader *r,
+		      uint64_t vaddr, uint64_t *v, struct vs_error *err);
+int vs_read_kvirt_ptr(const struct vs_arch *a, struct vs_reader *r,
+		      uint64_t vaddr, uint64_t *v, struct vs_error *err);
 
 #endif

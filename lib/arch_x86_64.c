@@ -1,5 +1,8 @@
 /*
- * arch_x86_64.c - x86_64 address translation for the dead kernel.
+ * arch_x86_64.c - x86_64 (little-endian, 4 KiB pages) address
+ * translation for the dead kernel; one entry of the architecture table
+ * (arch.c), used through vs_vtop()/vs_read_kvirt() by the filter, the
+ * memory model, dmesg.c and the kdump writer.
  *
  * Three kinds of kernel address, tried in this order:
  *   kernel text/data  [__START_KERNEL_map, + KERNEL_IMAGE_SIZE):
@@ -30,8 +33,11 @@
 #define PTE_PSE            0x80ull
 #define PTE_ADDR_MASK      0x000ffffffffff000ull
 #define PUD_SIZE           (1ull << 30)
+#define X86_PAGE_SHIFT     12        /* page tables map 4 KiB pages */
+#define X86_LEVEL_BITS     9         /* 512 entries a table */
 
 struct x86_ctx {
+	struct vs_machine m;         /* page-table entries' byte order */
 	uint64_t phys_base;          /* two's complement when negative */
 	uint64_t image_size;
 	uint64_t pgd;                /* physical address of the top table */
@@ -68,13 +74,16 @@ static int walk(const struct x86_ctx *c, struct vs_reader *r, uint64_t va,
 		return vs_err(err, "non-canonical address 0x%llx",
 			      (unsigned long long)va);
 	for (unsigned level = c->levels; level >= 1; level--) {
-		unsigned shift = 12 + 9 * (level - 1);
-		uint64_t slot = table + ((va >> shift) & 511) * 8, e;
+		unsigned shift = X86_PAGE_SHIFT + X86_LEVEL_BITS * (level - 1);
+		uint64_t idx = (va >> shift) & ((1u << X86_LEVEL_BITS) - 1);
+		uint64_t slot = table + idx * 8, e;
+		uint8_t raw[8];
 
-		if (vs_read_phys(r, slot, &e, sizeof(e), err) < 0)
+		if (vs_read_phys(r, slot, raw, sizeof(raw), err) < 0)
 			return vs_err_ctx(err, "cannot read the %s entry for "
 					  "0x%llx", level_name(c, level),
 					  (unsigned long long)va);
+		e = vs_load64(&c->m, raw);
 		if (!(e & PTE_PRESENT))
 			return vs_err(err, "0x%llx is not mapped: %s entry at "
 				      "0x%llx is 0x%llx", (unsigned long long)va,
@@ -188,7 +197,7 @@ static void set_page_offset(struct x86_ctx *c, const struct vs_input *in,
 	c->have_page_offset = page_offset_from_loads(in, &po) ||
 			      page_offset_from_walk(c, in, r, &po);
 	c->page_offset = po;
-	c->direct_end = po + (in->max_mapnr << in->page_shift);
+	c->direct_end = po + (in->max_mapnr << c->m.page_shift);
 }
 
 static int x86_init(void **out, const struct vs_input *in, struct vs_reader *r,
@@ -200,11 +209,15 @@ static int x86_init(void **out, const struct vs_input *in, struct vs_reader *r,
 
 	if (!in->vi)
 		return vs_err(err, "the dump has no VMCOREINFO");
+	if (in->page_size != 1ull << X86_PAGE_SHIFT)
+		return vs_err(err, "the dump's page size is %llu, not x86_64's "
+			      "4096", (unsigned long long)in->page_size);
 	if (find_root(in, &root, err) < 0)
 		return -1;
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return vs_err(err, "out of memory");
+	vs_machine_set(&c->m, in->page_size, 0, 8);
 	c->phys_base = find_phys_base(in);
 	c->image_size = vs_vi_number(in->vi, "KERNEL_IMAGE_SIZE", &v) && v > 0 ?
 			(uint64_t)v : DEFAULT_IMAGE_SIZE;
@@ -233,6 +246,8 @@ const struct vs_arch_ops vs_arch_x86_64 = {
 	.elf_machine = EM_X86_64,
 	.section_size_bits = 27,
 	.max_physmem_bits = 46,
+	.big_endian = 0,
+	.ptr_size = 8,
 	.init = x86_init,
 	.vtop = x86_vtop,
 	.fini = x86_fini,

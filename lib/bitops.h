@@ -1,7 +1,7 @@
 /*
  * bitops.h - bit helpers over arrays of 64-bit words, the layout of the
- * selection bitmaps.  Used by the chunk selection (select.c), the
- * writers and the filter.
+ * selection bitmaps.  Used by the chunk selection (select.c) and the
+ * writers.
  */
 #ifndef VMSIFT_BITOPS_H
 #define VMSIFT_BITOPS_H

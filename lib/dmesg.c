@@ -1,6 +1,9 @@
 /*
  * dmesg.c - the dead kernel's log buffer as text: vmsift_dump_dmesg(),
- * makedumpfile's --dump-dmesg and --partial-dmesg.
+ * makedumpfile's --dump-dmesg and --partial-dmesg, a public call of the
+ * session (session.h) used by the command's cli/dmesg.c.  Reads the dump
+ * through the architecture layer (arch.h), in the dumped machine's byte
+ * order.
  *
  * Three layouts of the log, one per kernel generation, behind a small
  * table chosen from VMCOREINFO:
@@ -143,14 +146,37 @@ static int kread(struct dm *d, uint64_t va, void *buf, size_t len,
 	return 0;
 }
 
+/* Values of the dead kernel, in its byte order (arch.h). */
 static int kread_u64(struct dm *d, uint64_t va, uint64_t *v, const char *what)
 {
-	return kread(d, va, v, sizeof(*v), what);
+	uint8_t b[8];
+
+	if (kread(d, va, b, sizeof(b), what) < 0)
+		return -1;
+	*v = vs_load64(vs_arch_machine(d->arch), b);
+	return 0;
 }
 
 static int kread_u32(struct dm *d, uint64_t va, uint32_t *v, const char *what)
 {
-	return kread(d, va, v, sizeof(*v), what);
+	uint8_t b[4];
+
+	if (kread(d, va, b, sizeof(b), what) < 0)
+		return -1;
+	*v = vs_load32(vs_arch_machine(d->arch), b);
+	return 0;
+}
+
+/* A pointer or unsigned long of the dead kernel. */
+static int kread_ptr(struct dm *d, uint64_t va, uint64_t *v, const char *what)
+{
+	const struct vs_machine *m = vs_arch_machine(d->arch);
+	uint8_t b[8];
+
+	if (kread(d, va, b, m->ptr_size, what) < 0)
+		return -1;
+	*v = vs_loadptr(m, b);
+	return 0;
 }
 
 static int symbol(struct dm *d, const char *name, uint64_t *v)
@@ -160,20 +186,18 @@ static int symbol(struct dm *d, const char *name, uint64_t *v)
 	return 0;
 }
 
-/* A little-endian field of WIDTH bytes at OFF inside BUF[SIZE]. */
+/* A field of WIDTH (1, 2, 4 or 8) bytes at OFF inside BUF[SIZE], in the
+ * dead kernel's byte order. */
 static int field(struct dm *d, const uint8_t *buf, size_t size, int64_t off,
 		 size_t width, uint64_t *v, const char *what)
 {
-	uint64_t x = 0;
-
 	*v = 0;
 	if (off < 0 || (uint64_t)off > size || size - (size_t)off < width)
 		return vs_err(d->err, "field '%s' at offset %lld lies outside "
 			      "its %zu-byte structure", what, (long long)off,
 			      size);
-	for (size_t i = width; i-- > 0;)
-		x = x << 8 | buf[off + (int64_t)i];
-	*v = x;
+	*v = vs_load_width(vs_arch_machine(d->arch), buf + off,
+			   (unsigned)width);
 	return 0;
 }
 
@@ -315,7 +339,7 @@ static int prb_read_ring(struct dm *d, struct prb *p)
 	int ret;
 
 	if (symbol(d, "prb", &sym) < 0 ||
-	    kread_u64(d, sym, &addr, "the pointer 'prb'") < 0)
+	    kread_ptr(d, sym, &addr, "the pointer 'prb'") < 0)
 		return -1;
 	rb = malloc((size_t)p->k[K_RB_SIZE]);
 	if (!rb)
@@ -521,7 +545,7 @@ static int read_log_buf_vars(struct dm *d, uint64_t *addr, uint64_t *size)
 
 	if (symbol(d, "log_buf", &sym_buf) < 0 ||
 	    symbol(d, "log_buf_len", &sym_len) < 0 ||
-	    kread_u64(d, sym_buf, addr, "the pointer 'log_buf'") < 0 ||
+	    kread_ptr(d, sym_buf, addr, "the pointer 'log_buf'") < 0 ||
 	    kread_u32(d, sym_len, &len, "'log_buf_len'") < 0)
 		return -1;
 	if (len == 0 || len > LOG_BUF_MAX)
@@ -656,7 +680,7 @@ static int read_log_end(struct dm *d, uint64_t *end)
 	if (symbol(d, "log_end", &sym) < 0)
 		return -1;
 	if (kernel_version(d->vi) < KVER(2u, 6u, 25u))
-		return kread_u64(d, sym, end, "'log_end'");
+		return kread_ptr(d, sym, end, "'log_end'");
 	if (kread_u32(d, sym, &v32, "'log_end'") < 0)
 		return -1;
 	*end = v32;

@@ -171,6 +171,16 @@ static int run_dump(struct vmsift *vs, struct vs_dump *d, const int *fds,
 	return ret;
 }
 
+/* A new dump starts: until it fills them, the stats and doubts describe
+ * no dump, whatever refuses or fails it, never the dump before. */
+static void forget_last_dump(struct vmsift *vs)
+{
+	vs_err_clear(&vs->err);
+	memset(&vs->stats, 0, sizeof(vs->stats));
+	free(vs->doubts);
+	vs->doubts = NULL;
+}
+
 /* One dump to N outputs: N = 1, or a split set. */
 static int dump_to(struct vmsift *vs, const struct vmsift_options *opts,
 		   const int *fds, const char *const *names, unsigned n)
@@ -180,7 +190,7 @@ static int dump_to(struct vmsift *vs, const struct vmsift_options *opts,
 			     .sinks = sinks, .nsinks = n };
 	int ret;
 
-	vs_err_clear(&vs->err);
+	forget_last_dump(vs);
 	atomic_store(&vs->cancel, 0);
 	if (!sinks)
 		return vs_err(&vs->err, "out of memory");
@@ -215,7 +225,7 @@ int vmsift_dump_split(struct vmsift *vs, const struct vmsift_options *opts,
 {
 	const struct vs_writer_ops *w;
 
-	vs_err_clear(&vs->err);
+	forget_last_dump(vs);
 	if (n < 1 || n > 4096)
 		return vs_err(&vs->err, "a split set has 1 to 4096 files, not %u", n);
 	w = vs_writer_get(opts->format);

@@ -1,5 +1,6 @@
 /*
- * elf_writer.c - write an ELF64 core file (makedumpfile -E).
+ * elf_writer.c - write an ELF64 core file (makedumpfile -E).  Exports
+ * only vs_elf_writer (writer.h), run by dump.c; uses select.h's services.
  *
  * Layout: ELF header, program headers (PT_NOTE, then PT_LOADs), section
  * header 0 when the PT_LOADs need PN_XNUM, the notes copied verbatim,

@@ -1,13 +1,7 @@
 /*
- * filter.c - the per-page exclusion decision (filter.h).
- *
- * vs_filter_new() reads VMCOREINFO once into a flat description of the
- * dead kernel's struct page (offsets, flag masks, which page-type and
- * compound-page encodings apply) so that the hot loop is plain loads and
- * compares, with no function pointer per page.  Keys decide wherever they
- * can; OSRELEASE only where no key tells (u16 vs u8 compound fields before
- * 4.16, the buddy mapcount before it was exported, the order in _flags_1
- * of a 6.6+ kernel built without hugetlb).
+ * filter.c - the per-page exclusion cascade (filter.h), run by the chunk
+ * selection (select.c) on each chunk of pfns.  The filter it reads was
+ * built by filter_setup.c.
  *
  * The scan of a chunk follows makedumpfile's sequential loop: every pfn
  * whose page starts inside the dump's memory is a decision point; a
@@ -25,125 +19,17 @@
  * (whose encoding changed in 7.1) and also covers buddy blocks.
  *
  * Without buddy identification in struct page, free pages come from the
- * zones' free lists, walked once here (bounded, prev-checked, with Brent's
- * cycle detection) into a sorted list of pfn ranges applied per chunk.
+ * zones' free lists (freelist.c), applied here per chunk.
  */
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch.h"
-#include "filter.h"
-#include "memmap.h"
-#include "vmcoreinfo.h"
+#include "filter_int.h"
 
-#define DL_CACHE      2u
-#define DL_CACHE_PRI  4u
-#define DL_USER       8u
-#define DL_FREE       16u
 #define BATCH         512u
-#define MAX_STRUCT    4096u
-#define KV(a, b, c)   (((a) << 16) + ((b) << 8) + (c))
 
-enum order_mode { ORD_NONE, ORD_U8, ORD_U16, ORD_ULONG, ORD_FLAGS_BYTE };
-enum huge_mode { HUGE_NONE, HUGE_DTOR_U8, HUGE_DTOR_U16, HUGE_DTOR_PTR,
-		 HUGE_FLAG_TAIL, HUGE_TYPE };
-enum buddy_mode { BUDDY_NONE, BUDDY_TYPE, BUDDY_FLAG, BUDDY_FREELIST };
 enum reason { R_KEEP, R_FREE, R_CACHE, R_CACHE_PRI, R_USER, R_HWPOISON,
 	      R_OFFLINE, R_DOUBT };
-
-/* A page type kept in _mapcount (before 6.12 ~PG_x, from 6.12 PGTY_x <<
- * 24), compared with the exported value exactly, as upstream makedumpfile
- * does since 1.7.7 (not on the top byte alone, as the kernel would). */
-struct ptype {
-	int known;
-	uint32_t value;
-};
-
-struct pfn_range {
-	uint64_t start, end;
-};
-
-struct vs_filter {
-	const struct vs_input *in;
-	int scan;                    /* some page needs a decision */
-	struct vs_arch *arch;
-	struct vs_memmap mm;
-	unsigned level;
-	uint64_t sps;                /* SIZE(page) */
-	uint32_t off_flags, off_mapping, off_mapcount, off_private, off_head;
-	int has_mapcount, has_private, has_head;
-	uint64_t m_lru, m_private, m_swapcache, m_swapbacked, m_slab;
-	uint64_t m_hwpoison, m_head, m_buddy, m_hugetlb;
-	int swapbacked_known, slab_typed;
-	enum order_mode ord;
-	uint32_t ord_off;            /* from the head's struct page */
-	enum huge_mode huge;
-	uint32_t dtor_off;           /* from the head's struct page */
-	uint64_t dtor_value;
-	struct ptype t_buddy, t_slab, t_offline, t_unaccepted, t_hugetlb;
-	enum buddy_mode buddy;
-	uint64_t nr_orders;          /* LENGTH(zone.free_area); 0 unknown */
-	struct pfn_range *freel;     /* free-list walk result, sorted */
-	size_t nr_freel;
-	struct vs_doubt_log doubts;
-	char doubt_text[VS_DOUBT_LINES * (VS_DOUBT_LEN + 1) + 64];
-};
-
-/* ---- doubt log and counts ---------------------------------------- */
-
-static void doubt_insert(struct vs_doubt_log *log, uint64_t key, const char *s)
-{
-	unsigned i = log->nr;
-
-	if (log->nr == VS_DOUBT_LINES) {
-		log->more++;
-		if (key >= log->key[VS_DOUBT_LINES - 1])
-			return;
-		i = VS_DOUBT_LINES - 1;
-	} else {
-		log->nr++;
-	}
-	for (; i > 0 && log->key[i - 1] > key; i--) {
-		log->key[i] = log->key[i - 1];
-		memcpy(log->line[i], log->line[i - 1], VS_DOUBT_LEN);
-	}
-	log->key[i] = key;
-	snprintf(log->line[i], VS_DOUBT_LEN, "%s", s);
-}
-
-void vs_doubt_add(struct vs_doubt_log *log, uint64_t key, const char *fmt, ...)
-{
-	char line[VS_DOUBT_LEN];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	doubt_insert(log, key, line);
-}
-
-void vs_doubt_merge(struct vs_doubt_log *dst, const struct vs_doubt_log *src)
-{
-	for (unsigned i = 0; i < src->nr; i++)
-		doubt_insert(dst, src->key[i], src->line[i]);
-	dst->more += src->more;
-}
-
-void vs_doubt_format(const struct vs_doubt_log *log, char *buf, size_t size)
-{
-	size_t used = 0;
-
-	if (size)
-		buf[0] = '\0';
-	for (unsigned i = 0; i < log->nr && used < size; i++)
-		used += (size_t)snprintf(buf + used, size - used, "%s\n",
-					 log->line[i]);
-	if (log->more && used < size)
-		snprintf(buf + used, size - used, "(%llu more)\n",
-			 (unsigned long long)log->more);
-}
 
 void vs_counts_add(struct vs_counts *sum, const struct vs_counts *c)
 {
@@ -157,283 +43,27 @@ void vs_counts_add(struct vs_counts *sum, const struct vs_counts *c)
 	vs_doubt_merge(&sum->doubts, &c->doubts);
 }
 
-const char *vs_filter_doubts(const struct vs_filter *f)
-{
-	return f ? f->doubt_text : "";
-}
-
-/* ---- setup: what the dead kernel's struct page looks like --------- */
-
-static unsigned kernel_version(const struct vs_input *in)
-{
-	const char *s = vs_vi_raw(in->vi, "OSRELEASE");
-	unsigned a = 0, b = 0, c = 0;
-
-	if (!s || sscanf(s, "%u.%u.%u", &a, &b, &c) < 2)
-		return 0;
-	return KV(a, b, c > 255 ? 255 : c);
-}
-
-static uint64_t flag_mask(const struct vs_input *in, const char *name,
-			  int64_t dflt)
-{
-	int64_t v = dflt;
-
-	vs_vi_number(in->vi, name, &v);
-	return v >= 0 && v < 64 ? 1ull << v : 0;
-}
-
-static void set_ptype(struct ptype *t, const struct vs_input *in,
-		      const char *name)
-{
-	int64_t v;
-
-	t->known = vs_vi_number(in->vi, name, &v);
-	t->value = (uint32_t)v;
-}
-
-static void set_flags(struct vs_filter *f, const struct vs_input *in)
-{
-	int64_t priv = 11, swapcache = 15, v;
-
-	vs_vi_number(in->vi, "PG_private", &priv);
-	vs_vi_number(in->vi, "PG_swapcache", &swapcache);
-	f->m_lru = flag_mask(in, "PG_lru", 5);
-	f->m_private = flag_mask(in, "PG_private", 11);
-	f->m_swapcache = flag_mask(in, "PG_swapcache", 15);
-	f->m_slab = flag_mask(in, "PG_slab", 7);
-	f->m_hwpoison = flag_mask(in, "PG_hwpoison", -1);
-	f->m_buddy = flag_mask(in, "PG_buddy", -1);
-	f->m_hugetlb = flag_mask(in, "PG_hugetlb", -1);
-	f->m_head = vs_vi_number(in->vi, "PG_head_mask", &v) ? (uint64_t)v : 1ull << 14;
-	f->swapbacked_known = vs_vi_number(in->vi, "PG_swapbacked", &v);
-	if (!f->swapbacked_known && swapcache < priv) {
-		v = priv + 6;
-		f->swapbacked_known = 1;
-	}
-	f->m_swapbacked = f->swapbacked_known && v >= 0 && v < 64 ? 1ull << v : 0;
-	set_ptype(&f->t_buddy, in, "PAGE_BUDDY_MAPCOUNT_VALUE");
-	set_ptype(&f->t_slab, in, "PAGE_SLAB_MAPCOUNT_VALUE");
-	set_ptype(&f->t_offline, in, "PAGE_OFFLINE_MAPCOUNT_VALUE");
-	set_ptype(&f->t_unaccepted, in, "PAGE_UNACCEPTED_MAPCOUNT_VALUE");
-	set_ptype(&f->t_hugetlb, in, "PAGE_HUGETLB_MAPCOUNT_VALUE");
-	f->slab_typed = f->t_slab.known;
-}
-
-static int off_of(const struct vs_input *in, const char *member, uint32_t *off,
-		  uint64_t limit)
-{
-	int64_t v;
-
-	if (!vs_vi_offset(in->vi, member, &v) || v < 0 || (uint64_t)v + 8 > limit)
-		return 0;
-	*off = (uint32_t)v;
-	return 1;
-}
-
-/* Where the compound order lives, relative to the head's struct page. */
-static void set_order_mode(struct vs_filter *f, const struct vs_input *in,
-			   unsigned ver)
-{
-	uint32_t off, lru, prev = 8;
-	uint64_t two = 2 * f->sps;
-
-	if (f->m_hugetlb || f->t_hugetlb.known) {
-		f->ord = ORD_FLAGS_BYTE;          /* 6.6+: folio._flags_1 & 0xff */
-		f->ord_off = (uint32_t)f->sps + f->off_flags;
-	} else if (off_of(in, "folio._folio_order", &off, two)) {
-		f->ord = ORD_U8;                  /* 6.3-6.5 */
-		f->ord_off = off;
-	} else if (off_of(in, "page.compound_order", &off, f->sps)) {
-		f->ord = ver && ver < KV(4, 16, 0) ? ORD_U16 : ORD_U8;
-		f->ord_off = (uint32_t)f->sps + off;
-	} else if (ver && ver < KV(4, 4, 0) && off_of(in, "page.lru", &lru, f->sps)) {
-		off_of(in, "list_head.prev", &prev, 16);
-		f->ord = ORD_ULONG;               /* tail1.lru.prev */
-		f->ord_off = (uint32_t)f->sps + lru + prev;
-	} else if (ver >= KV(6, 6, 0)) {
-		f->ord = ORD_FLAGS_BYTE;          /* hugetlb not configured */
-		f->ord_off = (uint32_t)f->sps + f->off_flags;
-	}
-}
-
-/* How a hugetlbfs head is recognised. */
-static void set_huge_mode(struct vs_filter *f, const struct vs_input *in,
-			  unsigned ver)
-{
-	uint32_t off, lru, next = 0;
-	int64_t dtor;
-	int has_dtor = vs_vi_number(in->vi, "HUGETLB_PAGE_DTOR", &dtor);
-
-	f->dtor_value = (uint64_t)dtor;
-	if (f->t_hugetlb.known) {
-		f->huge = HUGE_TYPE;                      /* 6.9+ */
-	} else if (f->m_hugetlb) {
-		f->huge = HUGE_FLAG_TAIL;                 /* 6.6-6.8 */
-	} else if (has_dtor && off_of(in, "folio._folio_dtor", &off, 2 * f->sps)) {
-		f->huge = HUGE_DTOR_U8;                   /* 6.3-6.5 */
-		f->dtor_off = off;
-	} else if (has_dtor && off_of(in, "page.compound_dtor", &off, f->sps)) {
-		f->huge = ver && ver < KV(4, 16, 0) ? HUGE_DTOR_U16 : HUGE_DTOR_U8;
-		f->dtor_off = (uint32_t)f->sps + off;
-	} else if (ver && ver < KV(4, 4, 0) &&
-		   vs_vi_symbol(in->vi, "free_huge_page", &f->dtor_value) &&
-		   off_of(in, "page.lru", &lru, f->sps)) {
-		off_of(in, "list_head.next", &next, 16);
-		f->huge = HUGE_DTOR_PTR;                  /* tail1.lru.next */
-		f->dtor_off = (uint32_t)f->sps + lru + next;
-	}
-}
-
-static void set_buddy_mode(struct vs_filter *f, unsigned ver)
-{
-	if (!(f->level & DL_FREE))
-		return;
-	if (f->has_mapcount && f->has_private && !f->t_buddy.known && ver) {
-		if (ver == KV(2, 6, 38))
-			f->t_buddy = (struct ptype){ 1, (uint32_t)-2 };
-		else if (ver >= KV(2, 6, 39))
-			f->t_buddy = (struct ptype){ 1, (uint32_t)-128 };
-	}
-	if (f->has_mapcount && f->has_private && f->t_buddy.known)
-		f->buddy = BUDDY_TYPE;
-	else if (f->m_buddy && f->has_private)
-		f->buddy = BUDDY_FLAG;
-	else
-		f->buddy = BUDDY_FREELIST;
-}
-
-static int need_key(int found, const char *key, struct vs_error *err)
-{
-	return found ? 0 : vs_err(err, "VMCOREINFO lacks '%s'", key);
-}
-
-/* The keys every decision needs (makedumpfile's mem_map requirements). */
-static int set_offsets(struct vs_filter *f, const struct vs_input *in,
-		       struct vs_error *err)
-{
-	int64_t size;
-	uint32_t count;
-
-	if (need_key(vs_vi_size(in->vi, "page", &size), "SIZE(page)", err) < 0)
-		return -1;
-	if (size < 16 || size > MAX_STRUCT)
-		return vs_err(err, "SIZE(page) %lld is not plausible", (long long)size);
-	f->sps = (uint64_t)size;
-	if (need_key(off_of(in, "page.flags", &f->off_flags, f->sps),
-		     "OFFSET(page.flags)", err) < 0 ||
-	    need_key(off_of(in, "page._refcount", &count, f->sps) ||
-		     off_of(in, "page._count", &count, f->sps),
-		     "OFFSET(page._refcount)", err) < 0 ||
-	    need_key(off_of(in, "page.mapping", &f->off_mapping, f->sps),
-		     "OFFSET(page.mapping)", err) < 0)
-		return -1;
-	f->has_mapcount = off_of(in, "page._mapcount", &f->off_mapcount, f->sps);
-	f->has_private = off_of(in, "page.private", &f->off_private, f->sps);
-	f->has_head = off_of(in, "page.compound_info", &f->off_head, f->sps) ||
-		      off_of(in, "page.compound_head", &f->off_head, f->sps);
-	if (f->has_mapcount && f->off_mapcount + 4 > f->sps)
-		f->has_mapcount = 0;
-	return 0;
-}
-
-static int free_list_walk(struct vs_filter *f, struct vs_error *err);
-
-/* Does anything ask for the struct page scan?  (makedumpfile: bits
- * 2/4/8, PG_hwpoison known, or free pages via page_is_buddy.) */
-static int scan_needed(const struct vs_filter *f)
-{
-	return (f->level & (DL_CACHE | DL_CACHE_PRI | DL_USER)) || f->m_hwpoison ||
-	       (f->buddy == BUDDY_TYPE || f->buddy == BUDDY_FLAG);
-}
-
-static int setup(struct vs_filter *f, const struct vs_input *in,
-		 struct vs_error *err)
-{
-	unsigned ver = kernel_version(in);
-	struct vs_reader r;
-	int64_t v;
-	int rc;
-
-	if (set_offsets(f, in, err) < 0)
-		return -1;
-	set_flags(f, in);
-	set_order_mode(f, in, ver);
-	set_huge_mode(f, in, ver);
-	set_buddy_mode(f, ver);
-	f->nr_orders = vs_vi_length(in->vi, "zone.free_area", &v) && v > 0 && v < 64 ?
-		       (uint64_t)v : 0;
-	if (vs_arch_new(&f->arch, in, err) < 0)
-		return -1;
-	if (vs_reader_init(&r, in, err) < 0)
-		return -1;
-	rc = vs_memmap_build(&f->mm, in, f->arch, &r, &f->doubts, err);
-	vs_reader_fini(&r);
-	if (rc == 0 && f->buddy == BUDDY_FREELIST)
-		rc = free_list_walk(f, err);
-	return rc;
-}
-
-int vs_filter_new(struct vs_filter **out, const struct vs_input *in,
-		  unsigned dump_level, struct vs_error *err)
-{
-	int filtering = (dump_level & (DL_CACHE | DL_CACHE_PRI | DL_USER | DL_FREE)) != 0;
-	struct vs_filter *f;
-
-	*out = NULL;
-	if (!in->vi)
-		return filtering ? vs_err(err, "dump level %u needs VMCOREINFO, "
-					  "which the dump lacks", dump_level) : 0;
-	f = calloc(1, sizeof(*f));
-	if (!f)
-		return vs_err(err, "out of memory");
-	f->in = in;
-	f->level = dump_level;
-	if (setup(f, in, err) < 0) {
-		vs_filter_free(f);
-		if (!filtering)
-			return 0;  /* hwpoison/offline only: not worth failing */
-		return vs_err_ctx(err, "cannot filter at dump level %u", dump_level);
-	}
-	/* Kept even when no page needs deciding: the mem_map table still
-	 * bounds max_mapnr (vs_filter_max_pfn). */
-	f->scan = scan_needed(f) || f->buddy == BUDDY_FREELIST;
-	vs_doubt_format(&f->doubts, f->doubt_text, sizeof(f->doubt_text));
-	*out = f;
-	return 0;
-}
-
-uint64_t vs_filter_max_pfn(const struct vs_filter *f)
-{
-	return f && f->mm.nr ? f->mm.ranges[f->mm.nr - 1].end : 0;
-}
-
-void vs_filter_free(struct vs_filter *f)
-{
-	if (!f)
-		return;
-	vs_memmap_fini(&f->mm);
-	vs_arch_free(f->arch);
-	free(f->freel);
-	free(f);
-}
-
 /* ---- the decision, one struct page -------------------------------- */
 
-static inline uint64_t ld64(const uint8_t *p, uint32_t off)
+/* Fields of a struct page, in the dumped machine's byte order.  ld64
+ * also loads unsigned longs and pointers: vs_filter_new() accepts only
+ * 64-bit kernels. */
+static inline uint64_t ld64(const struct vs_filter *f, const uint8_t *p,
+			    uint32_t off)
 {
-	uint64_t v;
-
-	memcpy(&v, p + off, sizeof(v));
-	return v;
+	return vs_load64(&f->m, p + off);
 }
 
-static inline uint32_t ld32(const uint8_t *p, uint32_t off)
+static inline uint32_t ld32(const struct vs_filter *f, const uint8_t *p,
+			    uint32_t off)
 {
-	uint32_t v;
+	return vs_load32(&f->m, p + off);
+}
 
-	memcpy(&v, p + off, sizeof(v));
-	return v;
+static inline uint16_t ld16(const struct vs_filter *f, const uint8_t *p,
+			    uint32_t off)
+{
+	return vs_load16(&f->m, p + off);
 }
 
 static inline int is_type(const struct ptype *t, uint32_t mapcount)
@@ -458,17 +88,17 @@ static inline uint64_t compound(const struct vs_filter *f, const uint8_t *pg,
 
 	switch (f->ord) {
 	case ORD_U8: order = pg[f->ord_off]; break;
-	case ORD_FLAGS_BYTE: order = pg[f->ord_off]; break;
-	case ORD_U16: order = (uint64_t)pg[f->ord_off] | (uint64_t)pg[f->ord_off + 1] << 8; break;
-	case ORD_ULONG: order = ld64(pg, f->ord_off); break;
+	case ORD_FLAGS_BYTE: order = ld64(f, pg, f->ord_off) & 0xff; break;
+	case ORD_U16: order = ld16(f, pg, f->ord_off); break;
+	case ORD_ULONG: order = ld64(f, pg, f->ord_off); break;
 	case ORD_NONE: break;
 	}
 	switch (f->huge) {
 	case HUGE_TYPE: *huge = is_type(&f->t_hugetlb, mapcount); break;
-	case HUGE_FLAG_TAIL: *huge = (ld64(pg + f->sps, f->off_flags) & f->m_hugetlb) != 0; break;
+	case HUGE_FLAG_TAIL: *huge = (ld64(f, pg + f->sps, f->off_flags) & f->m_hugetlb) != 0; break;
 	case HUGE_DTOR_U8: *huge = pg[f->dtor_off] == f->dtor_value; break;
-	case HUGE_DTOR_U16: *huge = (pg[f->dtor_off] | pg[f->dtor_off + 1] << 8) == (int)f->dtor_value; break;
-	case HUGE_DTOR_PTR: *huge = ld64(pg, f->dtor_off) == f->dtor_value; break;
+	case HUGE_DTOR_U16: *huge = ld16(f, pg, f->dtor_off) == f->dtor_value; break;
+	case HUGE_DTOR_PTR: *huge = ld64(f, pg, f->dtor_off) == f->dtor_value; break;
 	case HUGE_NONE: *huge = 0; break;
 	}
 	return order;
@@ -480,14 +110,14 @@ static inline uint64_t compound(const struct vs_filter *f, const uint8_t *pg,
 static inline enum reason decide(const struct vs_filter *f, const uint8_t *pg,
 				 int has_tail, uint64_t pfn, uint64_t *nr)
 {
-	uint64_t flags = ld64(pg, f->off_flags);
-	uint64_t mapping = ld64(pg, f->off_mapping);
-	uint32_t mc = f->has_mapcount ? ld32(pg, f->off_mapcount) : 0;
+	uint64_t flags = ld64(f, pg, f->off_flags);
+	uint64_t mapping = ld64(f, pg, f->off_mapping);
+	uint32_t mc = f->has_mapcount ? ld32(f, pg, f->off_mapcount) : 0;
 	uint64_t order = 0, priv;
 	int slab, anon, cache, huge = 0;
 
 	*nr = 1;
-	if (f->has_head && (ld64(pg, f->off_head) & 1))
+	if (f->has_head && (ld64(f, pg, f->off_head) & 1))
 		return R_KEEP;                             /* tail: skip */
 	slab = f->slab_typed ? is_type(&f->t_slab, mc) : (flags & f->m_slab) != 0;
 	if (f->level & DL_FREE) {
@@ -495,7 +125,7 @@ static inline enum reason decide(const struct vs_filter *f, const uint8_t *pg,
 			    f->buddy == BUDDY_FLAG ? (flags & f->m_buddy) != 0 : 0;
 
 		if (buddy) {
-			priv = ld64(pg, f->off_private);
+			priv = ld64(f, pg, f->off_private);
 			if (priv >= (f->nr_orders ? f->nr_orders : 64))
 				return R_DOUBT;
 			*nr = 1ull << priv;
@@ -599,21 +229,18 @@ static void doubt_order(struct scan *s, uint64_t pfn, const uint8_t *pg)
 	s->cnt->doubtful++;
 	vs_doubt_add(&s->cnt->doubts, pfn, "pfn 0x%llx kept: free page of "
 		     "order %llu (at most %llu)", (unsigned long long)pfn,
-		     (unsigned long long)ld64(pg, s->f->off_private),
+		     (unsigned long long)ld64(s->f, pg, s->f->off_private),
 		     (unsigned long long)(s->f->nr_orders ? s->f->nr_orders - 1 : 63));
 }
 
 static int in_dump(const struct vs_filter *f, uint64_t pfn)
 {
-	return vs_input_find(f->in, pfn << f->in->page_shift) >= 0;
+	return vs_input_find(f->in, pfn << f->m.page_shift) >= 0;
 }
 
-/* Read the struct pages of [pfn, pfn + n) of range G into BUF, plus the
- * next one when G has it and it is readable; returns how many were read
- * (0: the N are not all readable). */
 /* The struct pages of [pfn, pfn + n), plus the next one when the range
  * has it (the first tail of a head at the end): in place in the input's
- * window when they are contiguous there (the common case: the scan is
+ * mapping when they are contiguous there (the common case: the scan is
  * bandwidth-bound and a copy would double its traffic), else copied into
  * s->buf.  Returns how many are there, 0 if unreadable. */
 static uint64_t read_pages(struct scan *s, const struct vs_memmap_range *g,
@@ -654,7 +281,7 @@ static uint64_t head_of(struct scan *s, uint64_t pfn)
 	if (!f->has_head || i == f->mm.nr || g->start > pfn || g->bad ||
 	    !read_pages(s, g, pfn, 1, &pg))
 		return pfn;
-	word = ld64(pg, f->off_head);
+	word = ld64(f, pg, f->off_head);
 	if (!(word & 1))
 		return pfn;
 	va = g->vaddr + (pfn - g->start) * f->sps;
@@ -755,7 +382,7 @@ static void scan_batch(struct scan *s, const struct vs_memmap_range *g,
 	const struct vs_filter *f = s->f;
 	const uint8_t *pages;
 	uint64_t sps = f->sps, nr, got = read_pages(s, g, p, n, &pages);
-	uint64_t piece = f->in->page_size / sps ? f->in->page_size / sps : 1;
+	uint64_t piece = f->m.page_size / sps ? f->m.page_size / sps : 1;
 
 	if (!got && n > piece) {
 		for (uint64_t q = p; q < p + n; q += piece)
@@ -835,12 +462,13 @@ static void scan_present(struct scan *s, uint64_t lo, uint64_t hi)
 static void scan_segments(struct scan *s)
 {
 	const struct vs_input *in = s->f->in;
-	uint64_t ps = in->page_size;
+	uint64_t ps = s->f->m.page_size;
+	unsigned sh = s->f->m.page_shift;
 
 	for (size_t i = 0; i < in->nr_phys; i++) {
 		const struct vs_segment *g = &in->phys[i];
-		uint64_t lo = (g->paddr + ps - 1) >> in->page_shift;
-		uint64_t hi = (g->paddr + g->memsz + ps - 1) >> in->page_shift;
+		uint64_t lo = (g->paddr + ps - 1) >> sh;
+		uint64_t hi = (g->paddr + g->memsz + ps - 1) >> sh;
 
 		if (lo < s->next)
 			lo = s->next;
@@ -894,220 +522,4 @@ int vs_filter_chunk(const struct vs_filter *f, struct vs_reader *r,
 		apply_free_lists(&s);
 	free(s.buf);
 	return 0;
-}
-
-/* ---- free lists, for kernels without buddy marks in struct page --- */
-
-struct walk {
-	struct vs_filter *f;
-	struct vs_reader r;
-	uint64_t budget;             /* list entries left before giving up */
-	size_t cap;
-	int64_t zones, nr_zones, zone_size, free_area, area_size, free_list;
-	int64_t lh_size, lh_next, lh_prev, lru, migrate, spanned;
-	int has_spanned;
-};
-
-static int add_free(struct walk *w, uint64_t pfn, uint64_t nr,
-		    struct vs_error *err)
-{
-	struct vs_filter *f = w->f;
-
-	if (f->nr_freel == w->cap) {
-		size_t cap = w->cap ? 2 * w->cap : 1024;
-		void *p = realloc(f->freel, cap * sizeof(*f->freel));
-
-		if (!p)
-			return vs_err(err, "out of memory");
-		f->freel = p;
-		w->cap = cap;
-	}
-	f->freel[f->nr_freel++] = (struct pfn_range){ pfn, pfn + nr };
-	return 0;
-}
-
-static int read_link(struct walk *w, uint64_t entry, uint64_t *next,
-		     uint64_t *prev, struct vs_error *err)
-{
-	return vs_read_kvirt(w->f->arch, &w->r, entry + (uint64_t)w->lh_next, next,
-			     8, err) < 0 ||
-	       vs_read_kvirt(w->f->arch, &w->r, entry + (uint64_t)w->lh_prev, prev,
-			     8, err) < 0 ? -1 : 0;
-}
-
-static void list_doubt(struct walk *w, uint64_t head, unsigned order,
-		       uint64_t at, const char *what)
-{
-	vs_doubt_add(&w->f->doubts, UINT64_MAX - 1, "free list 0x%llx (order "
-		     "%u) abandoned at 0x%llx: %s; its pages are kept",
-		     (unsigned long long)head, order, (unsigned long long)at, what);
-}
-
-/* One free_list[] chain: entries are page.lru of the first page of a free
- * block of 2^ORDER pages.  Stops at a bad link, a prev mismatch, a
- * struct page outside mem_map, a cycle (Brent) or an exhausted budget. */
-static int walk_list(struct walk *w, uint64_t head, unsigned order,
-		     struct vs_error *err)
-{
-	uint64_t cur, prev = head, next, back, tortoise, power = 1, lam = 0, pfn;
-	struct vs_error why;
-
-	if (read_link(w, head, &cur, &back, &why) < 0)
-		return list_doubt(w, head, order, head, why.msg), 0;
-	tortoise = head;
-	while (cur != head) {
-		if (w->budget-- == 0)
-			return list_doubt(w, head, order, cur, "more entries than pages"), 0;
-		if (read_link(w, cur, &next, &back, &why) < 0)
-			return list_doubt(w, head, order, cur, why.msg), 0;
-		if (back != prev)
-			return list_doubt(w, head, order, cur, "prev link mismatch"), 0;
-		if (!vs_memmap_pfn_of(&w->f->mm, cur - (uint64_t)w->lru, &pfn))
-			return list_doubt(w, head, order, cur, "not a struct page"), 0;
-		if (add_free(w, pfn, 1ull << order, err) < 0)
-			return -1;
-		prev = cur;
-		cur = next;
-		if (cur == tortoise)
-			return list_doubt(w, head, order, cur, "list loops"), 0;
-		if (++lam == power) {
-			tortoise = cur;
-			power *= 2;
-			lam = 0;
-		}
-	}
-	return 0;
-}
-
-static int walk_zone(struct walk *w, uint64_t zone, struct vs_error *err)
-{
-	uint64_t spanned = 1;
-	unsigned orders = (unsigned)w->f->nr_orders;
-
-	struct vs_error why;
-
-	if (w->has_spanned &&
-	    vs_read_kvirt(w->f->arch, &w->r, zone + (uint64_t)w->spanned, &spanned,
-			  8, &why) < 0) {
-		vs_doubt_add(&w->f->doubts, UINT64_MAX - 1, "zone at 0x%llx "
-			     "unreadable: %s; its free pages are kept",
-			     (unsigned long long)zone, why.msg);
-		return 0;
-	}
-	if (!spanned)
-		return 0;
-	for (unsigned o = orders; o-- > 0;)
-		for (int64_t mt = 0; mt < w->migrate; mt++) {
-			uint64_t head = zone + (uint64_t)(w->free_area + o * w->area_size +
-					w->free_list + mt * w->lh_size);
-
-			if (walk_list(w, head, o, err) < 0)
-				return -1;
-		}
-	return 0;
-}
-
-static int walk_node(struct walk *w, uint64_t pgdat, struct vs_error *err)
-{
-	int32_t nr = 0;
-	struct vs_error why;
-
-	if (vs_read_kvirt(w->f->arch, &w->r, pgdat + (uint64_t)w->nr_zones, &nr, 4,
-			  &why) < 0) {
-		vs_doubt_add(&w->f->doubts, UINT64_MAX - 1, "pglist_data at 0x%llx "
-			     "unreadable: %s; its free pages are kept",
-			     (unsigned long long)pgdat, why.msg);
-		return 0;
-	}
-	if (nr < 0 || nr > 16) {
-		vs_doubt_add(&w->f->doubts, UINT64_MAX - 1, "pglist_data at 0x%llx "
-			     "has %d zones; its free pages are kept",
-			     (unsigned long long)pgdat, nr);
-		return 0;
-	}
-	for (int32_t z = 0; z < nr; z++)
-		if (walk_zone(w, pgdat + (uint64_t)(w->zones + z * w->zone_size), err) < 0)
-			return -1;
-	return 0;
-}
-
-static int walk_keys(struct walk *w, const struct vs_input *in,
-		     struct vs_error *err)
-{
-	const struct vs_vmcoreinfo *vi = in->vi;
-
-	w->lh_size = 16;
-	w->lh_next = 0;
-	w->lh_prev = 8;
-	w->migrate = 1;
-	vs_vi_size(vi, "list_head", &w->lh_size);
-	vs_vi_offset(vi, "list_head.next", &w->lh_next);
-	vs_vi_offset(vi, "list_head.prev", &w->lh_prev);
-	vs_vi_length(vi, "free_area.free_list", &w->migrate);
-	w->has_spanned = vs_vi_offset(vi, "zone.spanned_pages", &w->spanned);
-	if (!w->f->nr_orders)
-		w->f->nr_orders = 11;
-	if (w->migrate < 1 || w->migrate > 64)
-		w->migrate = 1;
-	return need_key(vs_vi_offset(vi, "pglist_data.node_zones", &w->zones),
-			"OFFSET(pglist_data.node_zones)", err) < 0 ||
-	       need_key(vs_vi_offset(vi, "pglist_data.nr_zones", &w->nr_zones),
-			"OFFSET(pglist_data.nr_zones)", err) < 0 ||
-	       need_key(vs_vi_size(vi, "zone", &w->zone_size), "SIZE(zone)", err) < 0 ||
-	       need_key(vs_vi_offset(vi, "zone.free_area", &w->free_area),
-			"OFFSET(zone.free_area)", err) < 0 ||
-	       need_key(vs_vi_size(vi, "free_area", &w->area_size),
-			"SIZE(free_area)", err) < 0 ||
-	       need_key(vs_vi_offset(vi, "free_area.free_list", &w->free_list),
-			"OFFSET(free_area.free_list)", err) < 0 ||
-	       need_key(vs_vi_offset(vi, "page.lru", &w->lru), "OFFSET(page.lru)",
-			err) < 0 ? -1 : 0;
-}
-
-static int range_cmp(const void *x, const void *y)
-{
-	const struct pfn_range *a = x, *b = y;
-
-	return a->start < b->start ? -1 : a->start > b->start;
-}
-
-static void merge_free(struct vs_filter *f)
-{
-	size_t out = 0;
-
-	qsort(f->freel, f->nr_freel, sizeof(*f->freel), range_cmp);
-	for (size_t i = 0; i < f->nr_freel; i++) {
-		if (out && f->freel[i].start <= f->freel[out - 1].end) {
-			if (f->freel[i].end > f->freel[out - 1].end)
-				f->freel[out - 1].end = f->freel[i].end;
-			continue;
-		}
-		f->freel[out++] = f->freel[i];
-	}
-	f->nr_freel = out;
-}
-
-static int free_list_walk(struct vs_filter *f, struct vs_error *err)
-{
-	struct walk w = { .f = f, .budget = f->in->max_mapnr + 1 };
-	uint64_t pgdat[1024];
-	size_t nr;
-	int rc;
-
-	if (walk_keys(&w, f->in, err) < 0)
-		return vs_err_ctx(err, "cannot find free pages without buddy marks");
-	if (vs_reader_init(&w.r, f->in, err) < 0)
-		return -1;
-	if (vs_memmap_nodes(f->in, f->arch, &w.r, pgdat, 1024, &nr, err) < 0) {
-		vs_doubt_add(&f->doubts, UINT64_MAX - 1, "free lists not walked: "
-			     "%s; free pages are kept", err->msg);
-		nr = 0;
-	}
-	rc = 0;
-	for (size_t i = 0; rc == 0 && i < nr; i++)
-		rc = walk_node(&w, pgdat[i], err);
-	vs_reader_fini(&w.r);
-	if (rc == 0)
-		merge_free(f);
-	return rc;
 }

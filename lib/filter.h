@@ -1,5 +1,7 @@
 /*
  * filter.h - deciding, page by page, which pages a debugger does not need.
+ * Built and freed by dump.c, run per chunk by select.c; implemented by
+ * filter_setup.c, filter.c and freelist.c.
  *
  * The decision reads the dead kernel's own struct page array, found
  * through VMCOREINFO (mem_section / mem_map, translated through the
@@ -24,28 +26,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "doubt.h"
 #include "error.h"
 #include "input.h"
-
-/* A few lines on doubtful metadata, for the report.  Lines are kept in
- * order of their key (a pfn), the lowest VS_DOUBT_LINES of all, so the log
- * is the same whatever order chunks were done in. */
-#define VS_DOUBT_LINES 8
-#define VS_DOUBT_LEN   128
-
-struct vs_doubt_log {
-	unsigned nr;                 /* lines held */
-	uint64_t more;               /* lines left out */
-	uint64_t key[VS_DOUBT_LINES];
-	char line[VS_DOUBT_LINES][VS_DOUBT_LEN];
-};
-
-__attribute__((format(printf, 3, 4)))
-void vs_doubt_add(struct vs_doubt_log *log, uint64_t key, const char *fmt, ...);
-/* Merge SRC's lines into DST. */
-void vs_doubt_merge(struct vs_doubt_log *dst, const struct vs_doubt_log *src);
-/* The lines as text, one per line, into BUF of SIZE bytes. */
-void vs_doubt_format(const struct vs_doubt_log *log, char *buf, size_t size);
 
 /* Pages excluded, per reason; summed over chunks by the caller with
  * vs_counts_add() (which also merges the doubt lines). */

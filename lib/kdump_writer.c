@@ -1,12 +1,15 @@
 /*
  * kdump_writer.c - write the kdump-compressed format (kdump_format.h,
- * doc/format.md) in two pipelined phases over the pfn space.
+ * doc/format.md) in two pipelined phases over the pfn space.  Exports
+ * only vs_kdump_writer (writer.h), run by dump.c; uses select.h's
+ * services.
  *
- * Select: workers compute bitmap1 and bitmap2 per 2^15-pfn chunk (the
- * struct page scan); the ordered writer puts each chunk's bitmaps at
- * their place in the file and counts the dumpable pages, which fixes
- * where the page data starts.  Copy: workers read, zero-check and
- * compress 2 MiB chunks of pages, taking the chunk's bitmap2 back from
+ * Select: workers compute bitmap1 and bitmap2 per VS_SELECT_PFNS-pfn
+ * chunk (the struct page scan); the ordered writer puts each chunk's
+ * bitmaps at their place in the file and counts the dumpable pages, which
+ * fixes where the page data starts.  Copy: workers read, zero-check and
+ * compress chunks of 1 MiB of pages (at least 64 pages, whatever the page
+ * size), taking the chunk's bitmap2 back from
  * the output file (or from memory when the output cannot be read back);
  * the writer gives each page its descriptor and appends its data.
  *
@@ -281,7 +284,8 @@ static int select_consume(void *arg, uint64_t index, void *slot,
 	return 0;
 }
 
-/* Zero-fill any bitmap bytes past the last chunk (block sizes > 4 KiB). */
+/* Zero-fill any bitmap bytes past the last chunk: a block bigger than a
+ * chunk's VS_SELECT_PFNS / 8 bytes of bitmap (pages over 4 KiB). */
 static int pad_bitmaps(struct kd_writer *w, uint64_t nchunks,
 		       struct vs_error *err)
 {

@@ -1,5 +1,7 @@
 /*
- * memmap.c - the pfn -> struct page table (memmap.h).
+ * memmap.c - the pfn -> struct page table (memmap.h), built once per
+ * dump by the filter's set-up (filter_setup.c) and read by the cascade
+ * (filter.c) and the free-list walk (freelist.c).
  *
  * Model choice follows makedumpfile: DISCONTIGMEM when the node tables
  * are described, else SPARSEMEM (EXTREME when LENGTH(mem_section) is the
@@ -68,6 +70,7 @@ struct sparse {
 static int sparse_params(const struct vs_input *in, const struct vs_arch *a,
 			 struct sparse *s, struct vs_error *err)
 {
+	const struct vs_machine *m = vs_arch_machine(a);
 	int64_t size, off, bits, phys, len;
 	int has_len;
 
@@ -80,16 +83,17 @@ static int sparse_params(const struct vs_input *in, const struct vs_arch *a,
 		bits = vs_arch_ops_of(a)->section_size_bits;
 	if (!vs_vi_number(in->vi, "MAX_PHYSMEM_BITS", &phys))
 		phys = vs_arch_ops_of(a)->max_physmem_bits;
-	if (size <= 0 || off < 0 || off + 8 > size || bits <= in->page_shift ||
+	if (size <= 0 || off < 0 || off + m->ptr_size > size ||
+	    bits <= m->page_shift ||
 	    bits >= 48 || phys < bits || phys > 64)
 		return vs_err(err, "VMCOREINFO describes mem_section oddly "
 			      "(size %lld, section bits %lld, physmem bits %lld)",
 			      (long long)size, (long long)bits, (long long)phys);
 	s->sec_size = (uint64_t)size;
 	s->map_off = (uint64_t)off;
-	s->pps = 1ull << (bits - in->page_shift);
+	s->pps = 1ull << (bits - m->page_shift);
 	s->nr_sections = (in->max_mapnr + s->pps - 1) / s->pps;
-	s->per_root = in->page_size / s->sec_size;
+	s->per_root = m->page_size / s->sec_size;  /* SECTIONS_PER_ROOT */
 	has_len = vs_vi_length(in->vi, "mem_section", &len);
 	s->extreme = !has_len || s->per_root == 0 ||
 		     (uint64_t)len == (1ull << (phys - bits)) / s->per_root;
@@ -106,10 +110,12 @@ static int add_sections(struct build *b, const struct sparse *s,
 			const uint8_t *tab, uint64_t first, uint64_t count,
 			struct vs_error *err)
 {
+	const struct vs_machine *m = vs_arch_machine(b->a);
+
 	for (uint64_t i = 0; i < count; i++) {
 		uint64_t nr = first + i, word, start = nr * s->pps;
 
-		memcpy(&word, tab + i * s->sec_size + s->map_off, sizeof(word));
+		word = vs_loadptr(m, tab + i * s->sec_size + s->map_off);
 		if (!(word & SECTION_MARKED_PRESENT) || !(word & SECTION_MAP_MASK))
 			continue;
 		word = (word & SECTION_MAP_MASK) + start * b->m->page_struct_size;
@@ -136,14 +142,14 @@ static int one_root(struct build *b, const struct sparse *s, uint64_t root,
 		    uint8_t *tab, struct vs_error *err)
 {
 	uint64_t first = root * s->per_root, count = s->per_root, ptr = s->sym;
+	uint64_t at = s->sym + root * vs_arch_machine(b->a)->ptr_size;
 	struct vs_error why;
 
 	if (first + count > s->nr_sections)
 		count = s->nr_sections - first;
-	if (s->extreme &&
-	    vs_read_kvirt(b->a, b->r, s->sym + root * 8, &ptr, 8, &why) < 0)
-		return bad_root(b, s, first, count, "root pointer", s->sym + root * 8,
-				&why, err);
+	if (s->extreme && vs_read_kvirt_ptr(b->a, b->r, at, &ptr, &why) < 0)
+		return bad_root(b, s, first, count, "root pointer", at, &why,
+				err);
 	if (ptr == 0)
 		return 0;
 	if (vs_read_kvirt(b->a, b->r, ptr, tab, count * s->sec_size, &why) < 0)
@@ -177,7 +183,7 @@ static int build_flat(struct build *b, struct vs_error *err)
 
 	vs_vi_symbol(b->in->vi, "mem_map", &sym);
 	b->m->model = "FLATMEM";
-	if (vs_read_kvirt(b->a, b->r, sym, &map, 8, &why) < 0) {
+	if (vs_read_kvirt_ptr(b->a, b->r, sym, &map, &why) < 0) {
 		vs_doubt_add(b->doubts, 0, "mem_map pointer at 0x%llx "
 			     "unreadable: %s", (unsigned long long)sym, why.msg);
 		return add_range(b, 0, b->in->max_mapnr, 0, 1, err);
@@ -195,10 +201,12 @@ static int add_node(struct build *b, const struct node_fields *o,
 	uint64_t map, start, spanned;
 	struct vs_error why;
 
-	if (vs_read_kvirt(b->a, b->r, pgdat + (uint64_t)o->map, &map, 8, &why) < 0 ||
-	    vs_read_kvirt(b->a, b->r, pgdat + (uint64_t)o->start, &start, 8, &why) < 0 ||
-	    vs_read_kvirt(b->a, b->r, pgdat + (uint64_t)o->spanned, &spanned, 8,
-			  &why) < 0) {
+	if (vs_read_kvirt_ptr(b->a, b->r, pgdat + (uint64_t)o->map, &map,
+			      &why) < 0 ||
+	    vs_read_kvirt_ptr(b->a, b->r, pgdat + (uint64_t)o->start, &start,
+			      &why) < 0 ||
+	    vs_read_kvirt_ptr(b->a, b->r, pgdat + (uint64_t)o->spanned,
+			      &spanned, &why) < 0) {
 		vs_doubt_add(b->doubts, 0, "pglist_data at 0x%llx unreadable: %s",
 			     (unsigned long long)pgdat, why.msg);
 		return 0;
@@ -293,7 +301,7 @@ int vs_memmap_build(struct vs_memmap *m, const struct vs_input *in,
 	memset(m, 0, sizeof(*m));
 	if (!in->vi || !vs_vi_size(in->vi, "page", &size))
 		return vs_err(err, "VMCOREINFO lacks 'SIZE(page)'");
-	if (size < 16 || size > 4096)
+	if (size < 16 || size > 4096)  /* SIZE(page), not a page size */
 		return vs_err(err, "SIZE(page) %lld is not plausible",
 			      (long long)size);
 	m->page_struct_size = (uint64_t)size;
@@ -410,7 +418,8 @@ static int online_map(const struct vs_input *in, const struct vs_arch *a,
 	    vs_vi_number(in->vi, "N_ONLINE", &n_online))
 		return vs_read_kvirt(a, r, sym + (uint64_t)(n_online * nsize), map,
 				     (size_t)nsize, err);
-	map[0] = 1;
+	/* Node 0 alone: bit 0 of the first unsigned long, in its order. */
+	map[vs_arch_machine(a)->big_endian ? vs_arch_machine(a)->ptr_size - 1 : 0] = 1;
 	return 0;
 }
 
@@ -418,6 +427,7 @@ int vs_memmap_nodes(const struct vs_input *in, const struct vs_arch *a,
 		    struct vs_reader *r, uint64_t *pgdat, size_t max,
 		    size_t *nr, struct vs_error *err)
 {
+	const struct vs_machine *m = vs_arch_machine(a);
 	uint8_t map[MAX_NODES / 8];
 	uint64_t sym;
 	int64_t len = MAX_NODES;
@@ -435,9 +445,9 @@ int vs_memmap_nodes(const struct vs_input *in, const struct vs_arch *a,
 	for (uint64_t n = 0; n < (uint64_t)len && n < MAX_NODES && *nr < max; n++) {
 		uint64_t p;
 
-		if (!(map[n / 8] >> (n % 8) & 1))
+		if (!vs_long_bit(m, map, n))
 			continue;
-		if (vs_read_kvirt(a, r, sym + n * 8, &p, 8, err) < 0)
+		if (vs_read_kvirt_ptr(a, r, sym + n * m->ptr_size, &p, err) < 0)
 			return vs_err_ctx(err, "cannot read node_data[%llu]",
 					  (unsigned long long)n);
 		if (p)

@@ -7,8 +7,9 @@
  * address of its first struct page; consecutive sections whose arrays are
  * contiguous (vmemmap) merge into one range.  The result is read-only.
  * Struct pages are then read with vs_memmap_read(), which translates once
- * per mapping (2 MiB of vmemmap holds 32768 struct pages) through a small
- * per-caller cache.
+ * per mapping (one 2 MiB vmemmap page of x86_64 holds 32768 struct
+ * pages) through a small per-caller cache.  Used by the filter's files
+ * only.
  *
  * A section the kernel marked present whose table could not be read is
  * kept as a "bad" range: its pages are kept and counted as doubtful.
@@ -20,8 +21,8 @@
 #include <stdint.h>
 
 #include "arch.h"
+#include "doubt.h"
 #include "error.h"
-#include "filter.h"
 #include "input.h"
 
 struct vs_memmap_range {

@@ -1,4 +1,8 @@
-/* pipeline.c - an ordered parallel map (pipeline.h). */
+/*
+ * pipeline.c - an ordered parallel map (pipeline.h), run by the chunk
+ * selection's vs_dump_run() (select.c) for both writers' phases.  Calls
+ * nothing else of the library.
+ */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,8 @@
  * jobs into results in slots; the calling thread consumes the results
  * strictly in job order.  That is what makes a dump byte-identical
  * whatever the thread count: workers may finish in any order, the one
- * writer never sees it.
+ * writer never sees it.  Used through vs_dump_run() (select.c) by both
+ * writers; the unit tier may drive it directly.
  *
  * Ownership: slots and worker states are the caller's.  A slot belongs to
  * a worker from the moment it takes the job until it reports it done,

@@ -4,12 +4,24 @@
  * and read back the last dump's error, stats and doubts.  Dumping itself
  * is dump.c.
  */
-#include <stdio.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "session.h"
 #include "util.h"
+
+#define VMCOREINFO_MAX (64u << 20)
+
+/* realloc that frees the old block when it fails. */
+static void *realloc_or_free(void *p, size_t size)
+{
+	void *q = realloc(p, size);
+
+	if (!q)
+		free(p);
+	return q;
+}
 
 struct vmsift *vmsift_new(void)
 {
@@ -55,29 +67,67 @@ int vmsift_open(struct vmsift *vs, const char *path)
 	return 0;
 }
 
+/* The whole of PATH into *TEXT (malloc'ed, *LEN bytes), or an error:
+ * never a silent cut.  A VMCOREINFO file is a few KiB; one over
+ * VMCOREINFO_MAX is not one. */
+static int read_whole(const char *path, char **text, size_t *len,
+		      struct vs_error *err)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap);
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = -1;
+
+	if (fd < 0) {
+		ret = vs_err_sys(err, "cannot open '%s'", path);
+		goto out;
+	}
+	for (;;) {
+		ssize_t got;
+
+		if (!buf) {
+			ret = vs_err(err, "out of memory for '%s'", path);
+			goto out;
+		}
+		got = vs_read_upto(fd, buf + n, cap - n);
+		if (got < 0) {
+			ret = vs_err_sys(err, "cannot read '%s'", path);
+			goto out;
+		}
+		n += (size_t)got;
+		if (n < cap)
+			break;
+		if (cap >= VMCOREINFO_MAX) {
+			ret = vs_err(err, "'%s' has %u MiB or more: not a VMCOREINFO "
+				     "file", path, VMCOREINFO_MAX >> 20);
+			goto out;
+		}
+		cap *= 2;
+		buf = realloc_or_free(buf, cap);
+	}
+	*text = buf;
+	*len = n;
+	buf = NULL;
+	ret = 0;
+out:
+	free(buf);
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
 int vmsift_set_vmcoreinfo_file(struct vmsift *vs, const char *path)
 {
-	FILE *f;
-	char *text;
-	size_t len;
+	char *text = NULL;
+	size_t len = 0;
 	int ret;
 
 	vs_err_clear(&vs->err);
 	if (!vs->opened)
 		return vs_err(&vs->err, "no input is open");
-	f = fopen(path, "re");
-	if (!f)
-		return vs_err_sys(&vs->err, "cannot open '%s'", path);
-	text = malloc(1 << 20);
-	len = text ? fread(text, 1, (1 << 20) - 1, f) : 0;
-	if (!text || ferror(f)) {
-		ret = vs_err_sys(&vs->err, "cannot read '%s'", path);
-	} else {
-		ret = vs_input_set_vmcoreinfo(&vs->in, text, len, path,
-					      &vs->err);
-	}
+	if (read_whole(path, &text, &len, &vs->err) < 0)
+		return -1;
+	ret = vs_input_set_vmcoreinfo(&vs->in, text, len, path, &vs->err);
 	free(text);
-	fclose(f);
 	return ret;
 }
 

@@ -1,4 +1,9 @@
-/* session.h - struct vmsift, the opaque session of the public API. */
+/*
+ * session.h - struct vmsift, the opaque session of the public API: the
+ * open input, the last error, and the last dump's stats and doubts.
+ * Created and read back by session.c, filled by dump.c (vmsift_dump),
+ * used by dmesg.c, reassemble.c and flat_reader.c for their public calls.
+ */
 #ifndef VMSIFT_SESSION_H
 #define VMSIFT_SESSION_H
 

@@ -1,4 +1,8 @@
-/* util.c - small helpers shared by the library's files (util.h). */
+/*
+ * util.c - small helpers shared by the library's files (util.h): full
+ * reads and writes, the zero-page test, the clock.  Used by every layer;
+ * calls nothing else of the library.
+ */
 #include <errno.h>
 #include <string.h>
 #include <time.h>

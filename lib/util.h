@@ -1,4 +1,8 @@
-/* util.h - small helpers shared by the library's files. */
+/*
+ * util.h - small helpers shared by the library's files: full reads and
+ * writes, rounding, the zero-page test, the clock (util.c).  The lowest
+ * layer with error.h: it includes nothing of the library.
+ */
 #ifndef VMSIFT_UTIL_H
 #define VMSIFT_UTIL_H
 

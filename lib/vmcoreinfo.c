@@ -1,4 +1,7 @@
-/* vmcoreinfo.c - VMCOREINFO text parsed into typed values (vmcoreinfo.h). */
+/*
+ * vmcoreinfo.c - VMCOREINFO text parsed into typed values
+ * (vmcoreinfo.h): a sorted table of KEY=VALUE lines, looked up by key.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,6 +9,10 @@
  * Each getter returns 1 and stores the value when the key is present and
  * well formed, 0 when it is missing (or malformed), so that "missing" is
  * never mistaken for zero.
+ *
+ * Parsed by the input (the note, or vmsift_set_vmcoreinfo_file); read by
+ * the architectures, the filter, the memory model, dmesg.c and the kdump
+ * writer.
  */
 #ifndef VMSIFT_VMCOREINFO_H
 #define VMSIFT_VMCOREINFO_H
@@ -32,8 +36,9 @@ int vs_vi_size(const struct vs_vmcoreinfo *vi, const char *type, int64_t *v);
 int vs_vi_offset(const struct vs_vmcoreinfo *vi, const char *member, int64_t *v);
 int vs_vi_length(const struct vs_vmcoreinfo *vi, const char *name, int64_t *v);
 int vs_vi_number(const struct vs_vmcoreinfo *vi, const char *name, int64_t *v);
-/* A plain key with a decimal (or, for KERNELOFFSET, hex) value. */
+/* A plain key with a decimal value (PAGESIZE, CRASHTIME). */
 int vs_vi_decimal(const struct vs_vmcoreinfo *vi, const char *key, int64_t *v);
+/* A plain key with a hex value (KERNELOFFSET). */
 int vs_vi_hex(const struct vs_vmcoreinfo *vi, const char *key, uint64_t *v);
 
 #endif

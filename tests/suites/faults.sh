@@ -107,6 +107,43 @@ t_signal() {
 	$check incomplete "$in" "$out"
 }
 
+# t_signal_split INPUT SIG: the same for --split: a set interrupted
+# midway exits 1 promptly, saying so, and leaves no file that claims to
+# be complete.
+t_signal_split() {
+	local in=$1 sig=$2 base=$fault_dir/ssplit.$2 pid rc f
+	[ -n "$shim" ] || { echo "cannot build the write-failure shim"; return 1; }
+	rm -f "$base".*
+	LD_PRELOAD=$shim WRITEFAIL_DELAY_US=20000 vmsift --split -c -d 1 \
+		--num-threads 2 --message-level 0 "$in" "$base.1" "$base.2" \
+		2>"$base.err" &
+	pid=$!
+	sleep 1
+	kill -"$sig" $pid
+	for _ in $(seq 1 100); do
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 $pid 2>/dev/null; then
+		kill -9 $pid
+		echo "still running 10 s after SIG$sig"
+		return 1
+	fi
+	wait $pid
+	rc=$?
+	[ $rc -eq 1 ] || { echo "exit status $rc"; cat "$base.err"; return 1; }
+	grep -q interrupted "$base.err" || { cat "$base.err"; return 1; }
+	for f in "$base.1" "$base.2"; do
+		[ -e "$f" ] || continue
+		$PY - "$f" <<'PY' || { echo "$f is kept but not marked incomplete"; return 1; }
+import struct, sys
+h = open(sys.argv[1], 'rb').read(428)
+sys.exit(0 if len(h) == 428 and h[:8] == b'KDUMP   ' and
+         struct.unpack_from('<I', h, 424)[0] & 0x8 else 1)
+PY
+	done
+}
+
 fault_in=${vmcores[0]:-}
 run_test "faults: full disk at every write (kdump)" t_enospc_every "$work/bad/good.vmcore" -c
 run_test "faults: full disk at every write (ELF)" t_enospc_every "$work/bad/good.vmcore" -E
@@ -115,6 +152,8 @@ if [ -n "$fault_in" ]; then
 	run_test "faults: -L cuts and marks; -d 1,31 retries and fits" t_limit "$fault_in"
 	run_test "faults: SIGTERM mid-dump, 1 thread" t_signal "$fault_in" TERM 1
 	run_test "faults: SIGINT mid-dump, 4 threads" t_signal "$fault_in" INT 4
+	run_test "faults: SIGTERM mid --split" t_signal_split "$fault_in" TERM
+	run_test "faults: SIGINT mid --split" t_signal_split "$fault_in" INT
 fi
 
 # t_memcap INPUT ARGS...: the dump fits in 128 MiB of address space (the
