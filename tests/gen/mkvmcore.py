@@ -92,6 +92,7 @@ class Spec:
         self.name = os.path.splitext(os.path.basename(path))[0]
         set_page_size(4096)
         self.arm = None            # the `arch arm64` options, or x86_64
+        self.dmesg = False         # a 3.5-5.9 record log buffer
         self.gen = None
         self.paging = 4
         self.model = 'sparse_extreme'
@@ -258,6 +259,10 @@ class Spec:
                     self.freelists = v
             else:
                 raise ValueError('freelists on|off')
+        elif d == 'dmesg':
+            if w[1] != 'records':
+                raise ValueError('dmesg records')
+            self.dmesg = True
         elif d == 'makedumpfile':
             self.makedumpfile = w[1]
         elif d == 'note':
@@ -1063,6 +1068,25 @@ class Builder:
         b = b''.join(f.encode().ljust(65, b'\0') for f in fields)
         self.mem.write(p << PAGE_SHIFT, b)
 
+    def write_dmesg(self):
+        """The record log buffer of tests/dmesg/mkdmesg.py ('records'),
+        placed in the kernel image; its symbols relocated there."""
+        sys.path.insert(0, os.path.join(os.path.dirname(
+            os.path.abspath(__file__)), '..', 'dmesg'))
+        import mkdmesg as M
+        buf = bytearray(M.LOGBUF + 0x4000)
+        _, extra = M.build_records('records', buf)
+        base = None
+        for _ in range(-(-len(buf) // PAGE)):
+            base = self.kimage_alloc('kdata')
+        pa = base << PAGE_SHIFT
+        struct.pack_into('<Q', buf, M.SYM['log_buf'],
+                         self.kva(pa + M.LOGBUF))
+        self.mem.write(pa, bytes(buf))
+        self.dmesg_keys = [('SYMBOL(%s)' % k, '%x' % self.kva(pa + v))
+                           for k, v in extra['syms']]
+        self.dmesg_keys += [tuple(k.split('=', 1)) for k in extra['keys']]
+
     # -- free lists (pglist_data / zone / free_area) ------------------------
     # Zones of x86_64 by pfn, in the kernel's order; ZONE_MOVABLE is empty.
     ZONES = (('DMA', 0, 0x1000), ('DMA32', 0x1000, 0x100000),
@@ -1402,6 +1426,8 @@ class Builder:
             self.arm_vmcoreinfo(add)
         else:
             self.x86_vmcoreinfo(add)
+        for k, v in self.dmesg_keys:
+            add(k, v)
         add('CRASHTIME', str(s.crashtime))
         # overrides
         d = dict(kv)
@@ -1533,6 +1559,9 @@ class Builder:
         self.place_units()
         self.check_kinds()
         self.write_uts()
+        self.dmesg_keys = []
+        if self.s.dmesg:
+            self.write_dmesg()
         self.build_tables()
         self.build_memmap()
         self.build_mem_section()

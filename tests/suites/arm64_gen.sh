@@ -151,3 +151,20 @@ t_arm_big_endian() {
 	[[ $msg == *"little-endian"* ]] && [ ! -e "$in.out" ]
 }
 run_test "arm64 gen: big-endian vmcore refused as unsupported" t_arm_big_endian
+
+# t_arm_dmesg NAME: --dump-dmesg writes the log upstream makedumpfile
+# wrote (its sha256 in expected.txt).
+t_arm_dmesg() {
+	local name=$1 in=$work/out/$1.vmcore want got
+	arm_vmcore "$name" "$in" || return 1
+	vmsift --dump-dmesg --message-level 0 "$in" "$in.log" || return 1
+	want=$(awk -v k="$name.dmesg" '$1 == k { print $2 }' "$arm_expected")
+	got=$(sha256sum < "$in.log" | cut -d' ' -f1)
+	[ -n "$want" ] && [ "$got" = "$want" ] ||
+		{ echo "log sha256 $got, expected '$want'"; return 1; }
+}
+for spec in "$arm_gen"/*.spec; do
+	grep -q '^dmesg ' "$spec" || continue
+	name=$(basename "$spec" .spec)
+	run_test "arm64 gen: $name --dump-dmesg as makedumpfile's" t_arm_dmesg "$name"
+done
