@@ -168,3 +168,19 @@ for spec in "$arm_gen"/*.spec; do
 	name=$(basename "$spec" .spec)
 	run_test "arm64 gen: $name --dump-dmesg as makedumpfile's" t_arm_dmesg "$name"
 done
+
+# t_arm_header NAME: the kdump header and sub-header vmsift writes at
+# -d 31 (block size, bitmap blocks, max_mapnr, phys_base = PHYS_OFFSET,
+# note offsets, ...) are those upstream makedumpfile wrote
+# (tests/gen/arm64/headers, made with tests/tools/vmcheck.py header).
+t_arm_header() {
+	local name=$1 in=$work/out/$1.vmcore
+	arm_vmcore "$name" "$in" || return 1
+	vmsift -d 31 --message-level 0 "$in" "$in.d31" || return 1
+	$check header "$in.d31" > "$in.header" || return 1
+	diff -u "$arm_gen/headers/$name.d31" "$in.header"
+}
+for h in "$arm_gen"/headers/*.d31; do
+	name=$(basename "$h" .d31)
+	run_test "arm64 gen: $name kdump header as makedumpfile's" t_arm_header "$name"
+done
