@@ -148,14 +148,14 @@ class Spec:
                 a[k] = int(v)
             elif k == 'layout' and v in ('flipped', 'old'):
                 a[k] = v
-            elif k == 'linear' and v in ('l0', 'l1', 'l2'):
+            elif k == 'linear' and v in ('l0', 'l1', 'l2', 'page'):
                 a[k] = v
             elif k == 'phys_offset':
                 a[k] = num(v)
             else:
                 raise ValueError('arch arm64 page=4k|16k|64k va=N [vabits=N] '
                                  '[layout=flipped|old] [pa=48|52] '
-                                 '[linear=l0|l1|l2] [phys_offset=ADDR]')
+                                 '[linear=l0|l1|l2|page] [phys_offset=ADDR]')
         self.arm = a
         self.kernel['ptload'] = False
         set_page_size(a['page'])
@@ -587,6 +587,13 @@ class Builder:
             t = self.map_table_path(va, 1, static=True)
             self.tables[t][A.idx(va, 3)] = A.page_desc(pa, exec_=True)
         lin = self.s.arm['linear'] or ('l1' if A.shift == 12 else 'l2')
+        if lin == 'page':
+            for a, b in self.mem.ranges:
+                for pa in range(a, b, PAGE):
+                    va = A.lva(pa)
+                    t = self.map_table_path(va, 1)
+                    self.tables[t][A.idx(va, 3)] = A.page_desc(pa)
+            return
         level = int(lin[1])
         size = A.block_size(level)
         for a, b in self.mem.ranges:
