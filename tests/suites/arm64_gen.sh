@@ -95,8 +95,23 @@ t_arm_refilter() {
 	arm_digest_is "$name.d31" "$in.re31"
 }
 
+# t_arm_flat_threads NAME: -F | -R gives the direct dump; 1 and 4
+# threads, mmap or not, write the same bytes.
+t_arm_flat_threads() {
+	local name=$1 in=$work/out/$1.vmcore
+	arm_vmcore "$name" "$in" || return 1
+	vmsift -z -d 31 --num-threads 1 --message-level 0 "$in" "$in.1" || return 1
+	vmsift -z -d 31 --num-threads 4 --message-level 0 "$in" "$in.4" || return 1
+	vmsift -z -d 31 --num-threads 2 --non-mmap --message-level 0 "$in" "$in.nm" ||
+		return 1
+	vmsift -F -z -d 31 --message-level 0 "$in" | vmsift -R "$in.flat" || return 1
+	cmp "$in.1" "$in.4" && cmp "$in.1" "$in.nm" && cmp "$in.1" "$in.flat"
+}
+
 for name in arm64-16k-47 arm64-64k-48; do
 	run_test "arm64 gen: $name every codec" t_arm_codecs "$name"
+	run_test "arm64 gen: $name flattened and threaded outputs identical" \
+		t_arm_flat_threads "$name"
 	run_test "arm64 gen: $name ELF output" t_arm_elf "$name"
 	run_test "arm64 gen: $name --split into 3, reassembled" t_arm_split "$name"
 	run_test "arm64 gen: $name re-filtered kdump" t_arm_refilter "$name"
