@@ -58,21 +58,23 @@ struct arm64_ctx {
 	enum oa_layout oa;
 };
 
-/* NUMBER(NAME) as arm64 writes it: decimal or 0x-prefixed hex. */
+/* NUMBER(NAME) as arm64 writes it: decimal, or hex after "0x". */
 static int number(const struct vs_vmcoreinfo *vi, const char *name,
 		  uint64_t *v)
 {
 	char key[64];
 	const char *s;
 	char *end;
+	int hex;
 
 	snprintf(key, sizeof(key), "NUMBER(%s)", name);
 	s = vs_vi_raw(vi, key);
-	if (!s || !*s || *s == '-')
+	if (!s || !*s || *s == '-' || *s == '+')
 		return 0;
+	hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
 	errno = 0;
-	*v = strtoull(s, &end, 0);
-	return errno == 0 && *end == '\0';
+	*v = strtoull(hex ? s + 2 : s, &end, hex ? 16 : 10);
+	return errno == 0 && *end == '\0' && end != (hex ? s + 2 : s);
 }
 
 /* A symbol known to be in the kernel image, for layout guesses. */

@@ -190,19 +190,28 @@ static int write_headers(struct kd_writer *w, struct vs_error *err)
 	return 0;
 }
 
+/* The sub-header's phys_base as makedumpfile fills it: x86_64's
+ * NUMBER(phys_base), arm64's NUMBER(PHYS_OFFSET) (0x hex). */
+static uint64_t header_phys_base(const struct vs_input *in)
+{
+	const char *s = vs_vi_raw(in->vi, "NUMBER(PHYS_OFFSET)");
+	int64_t phys_base = 0;
+
+	if (in->prev.known)
+		return in->prev.phys_base;
+	if (vs_vi_number(in->vi, "phys_base", &phys_base))
+		return (uint64_t)phys_base;
+	return s ? strtoull(s, NULL, 0) : 0;
+}
+
 static int write_sub_header(struct kd_writer *w, const struct kd_out *o,
 			    struct vs_error *err)
 {
 	const struct vs_dump *d = w->d;
 	const struct vs_input *in = d->in;
 	struct kdump_sub_header sh = { 0 };
-	int64_t phys_base = 0;
 
-	if (in->prev.known)
-		phys_base = (int64_t)in->prev.phys_base;
-	else
-		vs_vi_number(in->vi, "phys_base", &phys_base);
-	sh.phys_base = (uint64_t)phys_base;
+	sh.phys_base = header_phys_base(in);
 	sh.dump_level = (int32_t)d->level;
 	if (in->has_vmcoreinfo_note) {
 		sh.offset_vmcoreinfo = w->lay.notes_off + in->vmcoreinfo_off;

@@ -207,4 +207,5 @@ def main():
     write_elf(out, bytes(mem), vmcoreinfo(release, extra))
 
 
-main()
+if __name__ == '__main__':
+    main()

@@ -29,9 +29,16 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gens as G  # noqa: E402
+import arm64 as A64  # noqa: E402
 
 PAGE = 4096
 PAGE_SHIFT = 12
+
+
+def set_page_size(size):
+    """The dumped machine's page size: 4096 unless an arm64 spec says."""
+    global PAGE, PAGE_SHIFT
+    PAGE, PAGE_SHIFT = size, size.bit_length() - 1
 START_KERNEL_MAP = G.START_KERNEL_MAP
 LIST_POISON1 = 0xdead000000000100
 LIST_POISON2 = 0xdead000000000122
@@ -83,6 +90,9 @@ class Spec:
     def __init__(self, path):
         self.path = path
         self.name = os.path.splitext(os.path.basename(path))[0]
+        set_page_size(4096)
+        self.arm = None            # the `arch arm64` options, or x86_64
+        self.dmesg = False         # a 3.5-5.9 record log buffer
         self.gen = None
         self.paging = 4
         self.model = 'sparse_extreme'
@@ -121,9 +131,40 @@ class Spec:
         if not self.ram:
             raise SpecError('%s: no "ram"' % self.path)
 
+    def _arch(self, w):
+        if w[0] == 'x86_64':
+            return
+        if w[0] != 'arm64':
+            raise ValueError('arch x86_64|arm64')
+        if self.ram:
+            raise ValueError('arch must come before ram')
+        a = dict(page=4096, va=48, vabits=None, layout='flipped', pa=48,
+                 linear=None, phys_offset=None)
+        for o in w[1:]:
+            k, v = o.split('=', 1)
+            if k == 'page':
+                a[k] = {'4k': 4096, '16k': 16384, '64k': 65536}[v.lower()]
+            elif k in ('va', 'vabits', 'pa'):
+                a[k] = int(v)
+            elif k == 'layout' and v in ('flipped', 'old'):
+                a[k] = v
+            elif k == 'linear' and v in ('l0', 'l1', 'l2', 'page'):
+                a[k] = v
+            elif k == 'phys_offset':
+                a[k] = num(v)
+            else:
+                raise ValueError('arch arm64 page=4k|16k|64k va=N [vabits=N] '
+                                 '[layout=flipped|old] [pa=48|52] '
+                                 '[linear=l0|l1|l2|page] [phys_offset=ADDR]')
+        self.arm = a
+        self.kernel['ptload'] = False
+        set_page_size(a['page'])
+
     def _directive(self, w):
         d = w[0]
-        if d == 'gen':
+        if d == 'arch':
+            self._arch(w[1:])
+        elif d == 'gen':
             if w[1] not in G.GENS:
                 raise KeyError('unknown gen %r (have %s)' %
                                (w[1], ' '.join(G.GENS)))
@@ -146,7 +187,8 @@ class Spec:
             self.vmemmap = None if w[1] == 'default' else (
                 'none' if w[1] == 'none' else num(w[1]))
             if len(w) > 2:
-                self.vmemmap_size = w[2].lower()
+                self.vmemmap_size = {'page': '4k', 'l2': '2m', 'l1': '1g'}.get(
+                    w[2].lower(), w[2].lower())
                 if self.vmemmap_size not in ('4k', '2m', '1g'):
                     raise ValueError('vmemmap mapping size: 4k|2m|1g')
             for o in w[3:]:
@@ -217,6 +259,10 @@ class Spec:
                     self.freelists = v
             else:
                 raise ValueError('freelists on|off')
+        elif d == 'dmesg':
+            if w[1] != 'records':
+                raise ValueError('dmesg records')
+            self.dmesg = True
         elif d == 'makedumpfile':
             self.makedumpfile = w[1]
         elif d == 'note':
@@ -266,11 +312,11 @@ class PhysMem:
     def zero_page(self, pfn):
         self.write(pfn << PAGE_SHIFT, bytes(PAGE))
 
-    def is_zero_page(self, pfn, _z=bytes(PAGE)):
+    def is_zero_page(self, pfn):
         pa = pfn << PAGE_SHIFT
         i = self.find(pa)
         o = pa - self.ranges[i][0]
-        return self.bufs[i][o:o + PAGE] == _z
+        return self.bufs[i][o:o + PAGE].count(0) == PAGE
 
 
 # ---------------------------------------------------------------------------
@@ -324,8 +370,12 @@ class Builder:
         self.max_physmem_bits = s.max_physmem_bits or (52 if self.l5 else 46)
         k = s.kernel
         self.kload, self.ksize, self.koffset = k['load'], k['size'], k['offset']
-        self.stext = START_KERNEL_MAP + 0x1000000 + self.koffset
-        self.phys_base = self.kload - (self.stext - START_KERNEL_MAP)
+        self.A = None
+        if s.arm:
+            self.setup_arm()
+        else:
+            self.stext = START_KERNEL_MAP + 0x1000000 + self.koffset
+            self.phys_base = self.kload - (self.stext - START_KERNEL_MAP)
         if self.phys_base % (2 << 20) or self.kload % (2 << 20):
             raise SpecError('kernel load/offset must keep phys_base 2M aligned')
         self.mem = PhysMem(s.ram)
@@ -351,17 +401,47 @@ class Builder:
             self.owner[p] = 'kimage'
         self.kimage_next = (self.kload + self.ksize) >> PAGE_SHIFT
 
+    def setup_arm(self):
+        """arm64: the layout of arm64.py; phys_base is PHYS_OFFSET."""
+        s, a = self.s, self.s.arm
+        try:
+            self.A = A64.Arm64(a['page'], a['va'], a['vabits'], a['layout'],
+                               a['pa'], min(r[0] for r in s.ram))
+        except ValueError as ex:
+            raise SpecError(str(ex))
+        if a['phys_offset'] is not None:
+            self.A.phys_offset = a['phys_offset']
+        self.l5 = False
+        self.page_offset = self.A.lin_start
+        if s.vmemmap == 'none' or s.model == 'flat':
+            self.vmemmap = None
+        elif s.vmemmap is None:
+            self.vmemmap = self.A.vmemmap_base(self.L['size'])
+        self.max_physmem_bits = s.max_physmem_bits or a['pa']
+        self.kvbase = self.A.kimage_vaddr + self.koffset
+        self.kimage_voffset = (self.kvbase - self.kload) & A64.M64
+        self.stext = self.kvbase + 0x10000
+        self.phys_base = self.A.phys_offset
+        if self.koffset % (64 << 10):
+            raise SpecError('arm64 kernel offset must be 64K aligned')
+
     def pfn_in_ram(self, pfn):
         return self.mem.in_ram(pfn << PAGE_SHIFT)
 
     # -- address translation of our own mapping -----------------------------
     def kva(self, pa):
+        if self.A:
+            return (pa + self.kimage_voffset) & A64.M64
         return START_KERNEL_MAP + pa - self.phys_base
 
     def dva(self, pa):
+        if self.A:
+            return self.A.lva(pa)
         return self.page_offset + pa
 
     def va2pa(self, va):
+        if self.A:
+            return self.va2pa_arm(va)
         if va >= START_KERNEL_MAP:
             return va - START_KERNEL_MAP + self.phys_base
         if self.vmemmap is not None and self.vmemmap <= va < self.vmemmap + (1 << 46):
@@ -370,6 +450,16 @@ class Builder:
                 return None
             return (pa << PAGE_SHIFT) | (va & (PAGE - 1))
         return va - self.page_offset
+
+    def va2pa_arm(self, va):
+        if self.kvbase <= va < self.kvbase + self.ksize:
+            return va - self.kimage_voffset
+        if self.A.is_linear(va):
+            return va - self.A.lin_start + self.A.phys_offset
+        pa = self.vmap.get(va >> PAGE_SHIFT)
+        if pa is None:
+            return None
+        return (pa << PAGE_SHIFT) | (va & (PAGE - 1))
 
     def write_va(self, va, data):
         while data:
@@ -448,7 +538,7 @@ class Builder:
         # a fixed vmemmap backing (phys=) is reserved before any allocation
         if s.vmemmap_phys is not None and s.vmemmap_size != '4k' and \
                 s.model != 'flat' and s.vmemmap != 'none':
-            chunk = {'2m': 2 << 20, '1g': 1 << 30}[s.vmemmap_size]
+            chunk = self.leaf_chunk(s.vmemmap_size)
             for a, c in self.ram_pfns:
                 for q in range(max(a, s.vmemmap_phys >> PAGE_SHIFT),
                                min(c, (s.vmemmap_phys + chunk) >> PAGE_SHIFT)):
@@ -459,6 +549,8 @@ class Builder:
 
     # -- page tables --------------------------------------------------------
     def build_tables(self):
+        if self.A:
+            return self.build_tables_arm()
         self.tables = {}       # table pfn -> {index: entry}
         self.top = self.kimage_alloc('pgtable')
         self.tables[self.top] = {}
@@ -481,6 +573,78 @@ class Builder:
                 t = self.map_table_path(va, 3)
                 self.tables[t][(va >> 30) & 511] = (gb << 30) | PTE_LARGE
 
+    def build_tables_arm(self):
+        """swapper_pg_dir in the image; the image mapped with pages, the
+        linear map with blocks (level 1 with 4K pages, else level 2, or
+        as `arch ... linear=` says)."""
+        A = self.A
+        self.tables = {}
+        self.top = self.kimage_alloc('pgtable')
+        self.tables[self.top] = {}
+        self.static_tables = {self.top}
+        for pa in range(self.kload, self.kload + self.ksize, PAGE):
+            va = self.kva(pa)
+            t = self.map_table_path(va, 1, static=True)
+            self.tables[t][A.idx(va, 3)] = A.page_desc(pa, exec_=True)
+        lin = self.s.arm['linear'] or ('l1' if A.shift == 12 else 'l2')
+        if lin == 'page':
+            for a, b in self.mem.ranges:
+                for pa in range(a, b, PAGE):
+                    va = A.lva(pa)
+                    t = self.map_table_path(va, 1)
+                    self.tables[t][A.idx(va, 3)] = A.page_desc(pa)
+            return
+        level = int(lin[1])
+        size = A.block_size(level)
+        for a, b in self.mem.ranges:
+            for blk in range(a // size, (b - 1) // size + 1):
+                pa = blk * size
+                if pa < A.phys_offset:
+                    raise SpecError('linear block at %#x is below PHYS_OFFSET'
+                                    % pa)
+                va = A.lva(pa)
+                t = self.map_table_path(va, 4 - level)
+                try:
+                    self.tables[t][A.idx(va, level)] = A.block_desc(pa, level)
+                except ValueError as ex:
+                    raise SpecError(str(ex))
+
+    def nlev(self):
+        return self.A.levels if self.A else (5 if self.l5 else 4)
+
+    def tidx(self, va, i):
+        """Index of VA in the table I steps below the top."""
+        return self.A.idx(va, self.A.top + i) if self.A else self.idx(va, i)
+
+    def table_entry(self, pfn):
+        if self.A:
+            return self.A.table_desc(pfn << PAGE_SHIFT)
+        return (pfn << PAGE_SHIFT) | PTE_TABLE
+
+    def entry_pfn(self, e):
+        if self.A:
+            return self.A.desc_pa(e) >> PAGE_SHIFT
+        return (e & ADDR_MASK) >> PAGE_SHIFT
+
+    def leaf_chunk(self, size):
+        """Bytes one vmemmap leaf of SIZE maps: on arm64 '4k', '2m', '1g'
+        stand for a page, a level-2 block and a level-1 block."""
+        depth = {'4k': 1, '2m': 2, '1g': 3}[size]
+        if self.A:
+            return self.A.block_size(4 - depth)
+        return {1: PAGE, 2: 2 << 20, 3: 1 << 30}[depth]
+
+    def leaf_desc(self, pa, size):
+        if self.A:
+            depth = {'4k': 1, '2m': 2, '1g': 3}[size]
+            if depth == 1:
+                return self.A.page_desc(pa)
+            try:
+                return self.A.block_desc(pa, 4 - depth)
+            except ValueError as ex:
+                raise SpecError(str(ex))
+        return pa | (PTE_LEAF if size == '4k' else PTE_LARGE)
+
     def idx(self, va, level):
         # level: 0 = top .. ; with 4 levels: pml4, pud, pmd, pte
         shifts = [48, 39, 30, 21, 12] if self.l5 else [39, 30, 21, 12]
@@ -490,10 +654,9 @@ class Builder:
         """Return the table pfn at the level that has depth_from_bottom
         levels below it (1 = PTE table, 2 = PMD table, 3 = PUD table),
         creating intermediate tables."""
-        nlev = 5 if self.l5 else 4
         t = self.top
-        for level in range(nlev - depth_from_bottom):
-            i = self.idx(va, level)
+        for level in range(self.nlev() - depth_from_bottom):
+            i = self.tidx(va, level)
             e = self.tables[t].get(i)
             if e is None:
                 if static:
@@ -501,16 +664,18 @@ class Builder:
                 else:
                     nt = self.alloc('pgtable')
                 self.tables[nt] = {}
-                self.tables[t][i] = (nt << PAGE_SHIFT) | PTE_TABLE
+                self.tables[t][i] = self.table_entry(nt)
                 t = nt
             else:
-                t = (e & ADDR_MASK) >> PAGE_SHIFT
+                t = self.entry_pfn(e)
         return t
 
     def leaf_entry(self, va, size):
         """(table pfn, index) of the entry mapping va with a 'size' leaf."""
         depth = {'4k': 1, '2m': 2, '1g': 3}[size]
         t = self.map_table_path(va, depth)
+        if self.A:
+            return t, self.A.idx(va, 4 - depth)
         shift = {1: 12, 2: 21, 3: 30}[depth]
         return t, (va >> shift) & 511
 
@@ -557,8 +722,8 @@ class Builder:
             return
         # back the vmemmap range of each section
         size = self.s.vmemmap_size
-        chunk = {'4k': PAGE, '2m': 2 << 20, '1g': 1 << 30}[size]
-        if self.vmemmap % chunk:
+        chunk = self.leaf_chunk(size)
+        if self.vmemmap % chunk and not self.A:
             raise SpecError('vmemmap base not aligned to its mapping size')
         chunks = set()
         for p0, p1, va in self.memmap_ranges:
@@ -587,7 +752,7 @@ class Builder:
             for k in range(chunk // PAGE):
                 self.vmap[(c >> PAGE_SHIFT) + k] = (pa >> PAGE_SHIFT) + k
             t, i = self.leaf_entry(c, size)
-            self.tables[t][i] = pa | (PTE_LEAF if size == '4k' else PTE_LARGE)
+            self.tables[t][i] = self.leaf_desc(pa, size)
             self.vmemmap_leaves[c] = (t, i)
 
     def build_mem_section(self):
@@ -905,9 +1070,29 @@ class Builder:
         p = self.kimage_alloc('kdata')
         self.sym_init_uts_ns = self.kva(p << PAGE_SHIFT)
         fields = ['Linux', 'vmsift-gen', self.g['osrelease'],
-                  '#1 SMP PREEMPT_DYNAMIC', 'x86_64', '(none)']
+                  '#1 SMP PREEMPT_DYNAMIC',
+                  'aarch64' if self.A else 'x86_64', '(none)']
         b = b''.join(f.encode().ljust(65, b'\0') for f in fields)
         self.mem.write(p << PAGE_SHIFT, b)
+
+    def write_dmesg(self):
+        """The record log buffer of tests/dmesg/mkdmesg.py ('records'),
+        placed in the kernel image; its symbols relocated there."""
+        sys.path.insert(0, os.path.join(os.path.dirname(
+            os.path.abspath(__file__)), '..', 'dmesg'))
+        import mkdmesg as M
+        buf = bytearray(M.LOGBUF + 0x4000)
+        _, extra = M.build_records('records', buf)
+        base = None
+        for _ in range(-(-len(buf) // PAGE)):
+            base = self.kimage_alloc('kdata')
+        pa = base << PAGE_SHIFT
+        struct.pack_into('<Q', buf, M.SYM['log_buf'],
+                         self.kva(pa + M.LOGBUF))
+        self.mem.write(pa, bytes(buf))
+        self.dmesg_keys = [('SYMBOL(%s)' % k, '%x' % self.kva(pa + v))
+                           for k, v in extra['syms']]
+        self.dmesg_keys += [tuple(k.split('=', 1)) for k in extra['keys']]
 
     # -- free lists (pglist_data / zone / free_area) ------------------------
     # Zones of x86_64 by pfn, in the kernel's order; ZONE_MOVABLE is empty.
@@ -1147,19 +1332,30 @@ class Builder:
                     raise SpecError('corrupt vmemmap: pfn not in vmemmap')
                 size = self.s.vmemmap_size
                 if level == 'leaf':
-                    chunk = {'4k': PAGE, '2m': 2 << 20, '1g': 1 << 30}[size]
+                    chunk = self.leaf_chunk(size)
                     c0 = va // chunk * chunk
                     t, i = self.vmemmap_leaves[c0]
-                    self.tables[t][i] = (addr & ADDR_MASK) | (
-                        self.tables[t][i] & ~ADDR_MASK)
+                    if self.A:
+                        self.tables[t][i] = self.leaf_desc(
+                            addr // chunk * chunk, size)
+                    else:
+                        self.tables[t][i] = (addr & ADDR_MASK) | (
+                            self.tables[t][i] & ~ADDR_MASK)
                     lo, hi = c0, c0 + chunk
                 elif level == 'pmd' and size == '4k':
                     # PMD entry pointing to the PTE table
                     t = self.map_table_path(va, 2)
-                    i = (va >> 21) & 511
-                    self.tables[t][i] = (addr & ADDR_MASK) | PTE_TABLE
-                    lo = va >> 21 << 21
-                    hi = lo + (2 << 20)
+                    if self.A:
+                        i = self.A.idx(va, 2)
+                        self.tables[t][i] = self.A.table_desc(
+                            addr // PAGE * PAGE)
+                        span = self.A.block_size(2)
+                    else:
+                        i = (va >> 21) & 511
+                        self.tables[t][i] = (addr & ADDR_MASK) | PTE_TABLE
+                        span = 2 << 20
+                    lo = va // span * span
+                    hi = lo + span
                 else:
                     raise SpecError('corrupt vmemmap level=leaf|pmd(4k only)')
                 # pfns with any byte of their struct page in [lo, hi)
@@ -1182,11 +1378,13 @@ class Builder:
         def add(k, v):
             kv.append((k, v))
         add('OSRELEASE', g['osrelease'])
-        add('PAGESIZE', '4096')
+        add('PAGESIZE', str(PAGE))
         add('SYMBOL(init_uts_ns)', '%x' % self.sym_init_uts_ns)
         add('OFFSET(uts_namespace.name)', '0')
-        add('SYMBOL(_stext)', '%x' % self.stext)
-        add('SYMBOL(swapper_pg_dir)', '%x' % self.kva(self.top << PAGE_SHIFT))
+        if not self.A:
+            add('SYMBOL(_stext)', '%x' % self.stext)
+            add('SYMBOL(swapper_pg_dir)',
+                '%x' % self.kva(self.top << PAGE_SHIFT))
         if s.model == 'flat':
             add('SYMBOL(mem_map)', '%x' % self.sym_mem_map)
         else:
@@ -1231,18 +1429,12 @@ class Builder:
             add('NUMBER(HUGETLB_PAGE_DTOR)', str(g['dtors']['hugetlb']))
         if g['export_free_huge_page']:
             add('SYMBOL(free_huge_page)', '%x' % self.sym_free_huge_page)
-        if g['export_phys_base']:
-            add('NUMBER(phys_base)', str(self.phys_base))
-        add('SYMBOL(%s)' % g['pgd_symbol'],
-            '%x' % self.kva(self.top << PAGE_SHIFT))
-        if g['export_l5']:
-            add('NUMBER(pgtable_l5_enabled)', '1' if self.l5 else '0')
-        elif self.l5:
-            raise SpecError('5-level paging needs a gen with pgtable_l5_enabled')
-        add('KERNELOFFSET', '%x' % self.koffset)
-        if g['export_image_size']:
-            add('NUMBER(KERNEL_IMAGE_SIZE)', str(1 << 30))
-            add('NUMBER(sme_mask)', '0')
+        if self.A:
+            self.arm_vmcoreinfo(add)
+        else:
+            self.x86_vmcoreinfo(add)
+        for k, v in self.dmesg_keys:
+            add(k, v)
         add('CRASHTIME', str(s.crashtime))
         # overrides
         d = dict(kv)
@@ -1258,6 +1450,36 @@ class Builder:
             order.remove(k)
         self.vi = d
         return ''.join('%s=%s\n' % (k, d[k]) for k in order)
+
+    def x86_vmcoreinfo(self, add):
+        g = self.g
+        if g['export_phys_base']:
+            add('NUMBER(phys_base)', str(self.phys_base))
+        add('SYMBOL(%s)' % g['pgd_symbol'],
+            '%x' % self.kva(self.top << PAGE_SHIFT))
+        if g['export_l5']:
+            add('NUMBER(pgtable_l5_enabled)', '1' if self.l5 else '0')
+        elif self.l5:
+            raise SpecError('5-level paging needs a gen with pgtable_l5_enabled')
+        add('KERNELOFFSET', '%x' % self.koffset)
+        if g['export_image_size']:
+            add('NUMBER(KERNEL_IMAGE_SIZE)', str(1 << 30))
+            add('NUMBER(sme_mask)', '0')
+
+    def arm_vmcoreinfo(self, add):
+        """As arch/arm64/kernel/vmcore_info.c writes them: VA_BITS in
+        decimal, the rest in 0x hex; TCR_EL1_T1SZ from 5.9, SYMBOL(_stext)
+        (generic) from 5.13."""
+        A, ver = self.A, self.g['version']
+        add('SYMBOL(swapper_pg_dir)', '%x' % self.kva(self.top << PAGE_SHIFT))
+        if ver >= (5, 13):
+            add('SYMBOL(_stext)', '%x' % self.stext)
+        add('NUMBER(VA_BITS)', str(A.va_bits))
+        add('NUMBER(kimage_voffset)', '0x%x' % self.kimage_voffset)
+        add('NUMBER(PHYS_OFFSET)', '0x%x' % A.phys_offset)
+        if ver >= (5, 9):
+            add('NUMBER(TCR_EL1_T1SZ)', '0x%x' % (64 - A.vabits))
+        add('KERNELOFFSET', '%x' % self.koffset)
 
     def freelist_vmcoreinfo(self, add):
         X = self.freel
@@ -1297,13 +1519,13 @@ class Builder:
     def write_elf(self, path):
         notes = b''
         for cpu in range(self.s.cpus):
-            pr = bytearray(336)
+            pr = bytearray(392 if self.A else 336)
             struct.pack_into('<I', pr, 32, 1000 + cpu)    # pr_pid
             notes += self.note('CORE', 1, bytes(pr))
         notes += self.note('VMCOREINFO', 0, self.vi_text.encode())
         loads = []
         if self.s.kernel['ptload']:
-            loads.append((self.stext, self.kload, self.ksize))
+            loads.append((self.kva(self.kload), self.kload, self.ksize))
         for a, b in self.mem.ranges:
             loads.append((self.dva(a), a, b - a))
         phnum = 1 + len(loads)
@@ -1318,7 +1540,8 @@ class Builder:
             place.append((off, pa, sz))
             off += sz
         ehdr = struct.pack('<4sBBBBB7sHHIQQQIHHHHHH', b'\x7fELF', 2, 1, 1, 0,
-                           0, bytes(7), 4, 62, 1, 0, 64, 0, 0, 64, 56, phnum,
+                           0, bytes(7), 4, 183 if self.A else 62, 1, 0, 64,
+                           0, 0, 64, 56, phnum,
                            0, 0, 0)
         zero = bytes(65536)
         with open(path, 'wb') as f:
@@ -1343,6 +1566,9 @@ class Builder:
         self.place_units()
         self.check_kinds()
         self.write_uts()
+        self.dmesg_keys = []
+        if self.s.dmesg:
+            self.write_dmesg()
         self.build_tables()
         self.build_memmap()
         self.build_mem_section()

@@ -328,8 +328,25 @@ def header(dump_path):
     print('release=%s' % kd.release.decode())
 
 
+def use_page_size_of(input_path):
+    """PAGE becomes the dumped machine's page size (VMCOREINFO PAGESIZE
+    of the input ELF; 4096 when it has none): arm64 has 16K/64K pages."""
+    global PAGE
+    e = Elf(input_path)
+    for off, size in e.notes:
+        text = bytes(e.m[off:off + size])
+        i = text.find(b'PAGESIZE=')
+        if i >= 0:
+            PAGE = int(text[i + 9:].split(b'\n', 1)[0])
+            return
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
+    if cmd in ('pages', 'incomplete', 'elf'):
+        use_page_size_of(args[0])
+    elif cmd == 'bitmaps':
+        use_page_size_of(args[2])
     if cmd == 'pages':
         check_pages(*args)
     elif cmd == 'incomplete':

@@ -1,0 +1,201 @@
+# tests/suites/arm64_gen.sh - arm64 on synthetic vmcores (tests/gen/arm64,
+# doc/arm64.md): for every configuration the filter's decisions at -d
+# 1,2,4,8,16,31 equal the generator's expectation and upstream
+# makedumpfile's bitmaps (carried as digests in expected.txt), every page
+# reads back through libkdumpfile equal to the input; with 16K and 64K
+# pages every codec, ELF output, --split and re-filtering; missing
+# VMCOREINFO keys, a big-endian vmcore.  Sourced by tests/run.
+
+arm_gen=$top/tests/gen/arm64
+arm_expected=$arm_gen/expected.txt
+arm_levels=(1 2 4 8 16 31)
+
+# arm_vmcore NAME OUT [SPEC-LINE...]: generate NAME's vmcore into OUT,
+# with SPEC-LINEs (e.g. "vmcoreinfo del NUMBER(VA_BITS)") added.
+arm_vmcore() {
+	local name=$1 out=$2; shift 2
+	cp "$arm_gen/$name.spec" "$out.spec" || return 1
+	[ $# -eq 0 ] || printf '%s\n' "$@" >> "$out.spec"
+	$PY "$top/tests/gen/mkvmcore.py" "$out.spec" "$out" >/dev/null
+}
+
+# arm_digest_is NAME.dLEVEL DUMP: DUMP kept and excluded what upstream
+# makedumpfile's dump NAME.dLEVEL did.
+arm_digest_is() {
+	local key=$1 dump=$2 d=$work/out/digest
+	mkdir -p "$d" && ln -sf "$dump" "$d/$key" &&
+		$PY "$arm_gen/digest.py" --check "$arm_expected" "$d/$key"
+}
+
+# t_arm_rules NAME: the rules at every level, the reference's bitmaps
+# where expected.txt has them, every page of the -d 31 dump.
+t_arm_rules() {
+	local name=$1 d=$work/out/arm-$1 l dumps=()
+	mkdir -p "$d"
+	$PY "$top/tests/gen/check_filter.py" "$top/vmsift" --keep "$d" \
+		--spec "$arm_gen/$name.spec" --levels "$(IFS=,; echo "${arm_levels[*]}")" ||
+		return 1
+	if grep -q "^$name\.d" "$arm_expected"; then
+		for l in "${arm_levels[@]}"; do dumps+=("$d/$name.d$l"); done
+		$PY "$arm_gen/digest.py" --check "$arm_expected" "${dumps[@]}" || return 1
+	fi
+	$check pages "$d/$name.vmcore" "$d/$name.d31"
+}
+for spec in "$arm_gen"/*.spec; do
+	name=$(basename "$spec" .spec)
+	run_test "arm64 gen: $name filter rules, makedumpfile's bitmaps, pages" \
+		t_arm_rules "$name"
+done
+
+# t_arm_codecs NAME: each codec's dump reads back page for page and
+# decides as makedumpfile did.
+t_arm_codecs() {
+	local name=$1 in=$work/out/$1.vmcore flag
+	arm_vmcore "$name" "$in" || return 1
+	for flag in -c -l -p -z; do
+		vmsift $flag -d 31 --message-level 0 "$in" "$in$flag" || return 1
+		$check pages "$in" "$in$flag" || return 1
+		arm_digest_is "$name.d31" "$in$flag" || return 1
+	done
+}
+
+# t_arm_elf NAME: -E at -d 1 and -d 31 holds every page it must.
+t_arm_elf() {
+	local name=$1 in=$work/out/$1.vmcore l
+	arm_vmcore "$name" "$in" || return 1
+	for l in 1 31; do
+		vmsift -l -d $l --message-level 0 "$in" "$in.kd$l" || return 1
+		vmsift -E -d $l --message-level 0 "$in" "$in.elf$l" || return 1
+		$check elf "$in" "$in.elf$l" $l "$in.kd$l" || return 1
+	done
+}
+
+# t_arm_split NAME: three files read together equal the input;
+# reassembled, they are the direct dump.
+t_arm_split() {
+	local name=$1 in=$work/out/$1.vmcore
+	arm_vmcore "$name" "$in" || return 1
+	vmsift --split --splitblock-size 256 -z -d 31 --message-level 0 "$in" \
+		"$in.1" "$in.2" "$in.3" || return 1
+	$check pages "$in" "$in.1" "$in.2" "$in.3" || return 1
+	vmsift -z -d 31 --message-level 0 "$in" "$in.direct" || return 1
+	vmsift --reassemble "$in.1" "$in.2" "$in.3" "$in.joined" --message-level 0 ||
+		return 1
+	cmp "$in.direct" "$in.joined"
+}
+
+# t_arm_refilter NAME: -d 1, then that kdump re-filtered at -d 31,
+# decides as makedumpfile did on the ELF input.
+t_arm_refilter() {
+	local name=$1 in=$work/out/$1.vmcore
+	arm_vmcore "$name" "$in" || return 1
+	vmsift -l -d 1 --message-level 0 "$in" "$in.d1" || return 1
+	vmsift -z -d 31 --message-level 0 "$in.d1" "$in.re31" || return 1
+	$check pages "$in" "$in.re31" || return 1
+	arm_digest_is "$name.d31" "$in.re31"
+}
+
+# t_arm_flat_threads NAME: -F | -R gives the direct dump; 1 and 4
+# threads, mmap or not, write the same bytes.
+t_arm_flat_threads() {
+	local name=$1 in=$work/out/$1.vmcore
+	arm_vmcore "$name" "$in" || return 1
+	vmsift -z -d 31 --num-threads 1 --message-level 0 "$in" "$in.1" || return 1
+	vmsift -z -d 31 --num-threads 4 --message-level 0 "$in" "$in.4" || return 1
+	vmsift -z -d 31 --num-threads 2 --non-mmap --message-level 0 "$in" "$in.nm" ||
+		return 1
+	vmsift -F -z -d 31 --message-level 0 "$in" | vmsift -R "$in.flat" || return 1
+	cmp "$in.1" "$in.4" && cmp "$in.1" "$in.nm" && cmp "$in.1" "$in.flat"
+}
+
+for name in arm64-16k-47 arm64-64k-48; do
+	run_test "arm64 gen: $name every codec" t_arm_codecs "$name"
+	run_test "arm64 gen: $name flattened and threaded outputs identical" \
+		t_arm_flat_threads "$name"
+	run_test "arm64 gen: $name ELF output" t_arm_elf "$name"
+	run_test "arm64 gen: $name --split into 3, reassembled" t_arm_split "$name"
+	run_test "arm64 gen: $name re-filtered kdump" t_arm_refilter "$name"
+done
+
+# t_arm_fallback KEY...: without KEYs, makedumpfile's fallbacks give the
+# same decisions.
+t_arm_fallback() {
+	local in=$work/out/fallback.vmcore lines=() k
+	for k in "$@"; do lines+=("vmcoreinfo del $k"); done
+	arm_vmcore arm64-4k-48 "$in" "${lines[@]}" || return 1
+	vmsift -l -d 31 --message-level 0 "$in" "$in.d31" || return 1
+	arm_digest_is arm64-4k-48.d31 "$in.d31"
+}
+run_test "arm64 gen: VA_BITS guessed from _stext" t_arm_fallback "NUMBER(VA_BITS)"
+run_test "arm64 gen: VA_BITS and layout from swapper_pg_dir without _stext" \
+	t_arm_fallback "NUMBER(VA_BITS)" "SYMBOL(_stext)"
+run_test "arm64 gen: PHYS_OFFSET from the linear PT_LOAD" t_arm_fallback "NUMBER(PHYS_OFFSET)"
+run_test "arm64 gen: vabits_actual = VA_BITS without TCR_EL1_T1SZ" \
+	t_arm_fallback "NUMBER(TCR_EL1_T1SZ)"
+
+# t_arm_missing KEY: without KEY, -d 1 still dumps every page and -d 31
+# fails with a message naming KEY.
+t_arm_missing() {
+	local key=$1 in=$work/out/missing.vmcore msg
+	arm_vmcore arm64-4k-48 "$in" "vmcoreinfo del $key" || return 1
+	vmsift -l -d 1 --message-level 0 "$in" "$in.d1" || return 1
+	$check pages "$in" "$in.d1" || return 1
+	if msg=$(vmsift -l -d 31 --message-level 4 "$in" "$in.d31" 2>&1); then
+		echo "-d 31 succeeded without $key"
+		return 1
+	fi
+	echo "$msg"
+	[[ $msg == *"'$key'"* ]]
+}
+run_test "arm64 gen: no swapper_pg_dir: -d 1 dumps, -d 31 names it" \
+	t_arm_missing "SYMBOL(swapper_pg_dir)"
+run_test "arm64 gen: no kimage_voffset: -d 1 dumps, -d 31 names it" \
+	t_arm_missing "NUMBER(kimage_voffset)"
+
+# A big-endian arm64 vmcore (EI_DATA = ELFDATA2MSB) is refused, saying
+# so, before anything is written.
+t_arm_big_endian() {
+	local in=$work/out/be.vmcore msg
+	arm_vmcore arm64-4k-48 "$in" || return 1
+	printf '\002' | dd of="$in" bs=1 seek=5 conv=notrunc status=none
+	if msg=$(vmsift -l -d 1 "$in" "$in.out" 2>&1); then
+		echo "a big-endian vmcore was dumped"
+		return 1
+	fi
+	echo "$msg"
+	[[ $msg == *"little-endian"* ]] && [ ! -e "$in.out" ]
+}
+run_test "arm64 gen: big-endian vmcore refused as unsupported" t_arm_big_endian
+
+# t_arm_dmesg NAME: --dump-dmesg writes the log upstream makedumpfile
+# wrote (its sha256 in expected.txt).
+t_arm_dmesg() {
+	local name=$1 in=$work/out/$1.vmcore want got
+	arm_vmcore "$name" "$in" || return 1
+	vmsift --dump-dmesg --message-level 0 "$in" "$in.log" || return 1
+	want=$(awk -v k="$name.dmesg" '$1 == k { print $2 }' "$arm_expected")
+	got=$(sha256sum < "$in.log" | cut -d' ' -f1)
+	[ -n "$want" ] && [ "$got" = "$want" ] ||
+		{ echo "log sha256 $got, expected '$want'"; return 1; }
+}
+for spec in "$arm_gen"/*.spec; do
+	grep -q '^dmesg ' "$spec" || continue
+	name=$(basename "$spec" .spec)
+	run_test "arm64 gen: $name --dump-dmesg as makedumpfile's" t_arm_dmesg "$name"
+done
+
+# t_arm_header NAME: the kdump header and sub-header vmsift writes at
+# -d 31 (block size, bitmap blocks, max_mapnr, phys_base = PHYS_OFFSET,
+# note offsets, ...) are those upstream makedumpfile wrote
+# (tests/gen/arm64/headers, made with tests/tools/vmcheck.py header).
+t_arm_header() {
+	local name=$1 in=$work/out/$1.vmcore
+	arm_vmcore "$name" "$in" || return 1
+	vmsift -d 31 --message-level 0 "$in" "$in.d31" || return 1
+	$check header "$in.d31" > "$in.header" || return 1
+	diff -u "$arm_gen/headers/$name.d31" "$in.header"
+}
+for h in "$arm_gen"/headers/*.d31; do
+	name=$(basename "$h" .d31)
+	run_test "arm64 gen: $name kdump header as makedumpfile's" t_arm_header "$name"
+done
