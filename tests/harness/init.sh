@@ -71,8 +71,23 @@ echo always > /sys/kernel/mm/transparent_hugepage/enabled
 if [ "$ROLE" = kdump ]; then
 	[ "$(cat /sys/kernel/kexec_crash_size)" != 0 ] ||
 		fail "crashkernel= memory not reserved (no free range that size; more guest memory or a smaller crashkernel=)"
+	# arm64: Debian 12's kexec-tools (2.0.25) looks up _text in
+	# /proc/kallsyms, which 6.1 no longer lists there; without it the
+	# ELF header it builds has a wrong kernel-text PT_LOAD and a zero
+	# PAGE_OFFSET.  Give it a kallsyms that has _text: the image starts
+	# 64 KiB before _stext, at a 2 MiB boundary.
+	if [ "${KALLSYMS_ADD_TEXT:-0}" = 1 ] && ! grep -q ' _text$' /proc/kallsyms; then
+		stext=$(awk '$3 == "_stext" { print $1; exit }' /proc/kallsyms)
+		case $stext in
+		*10000) ;;
+		*) fail "kallsyms: _stext ($stext) is not 64 KiB past a 2 MiB boundary" ;;
+		esac
+		{ cat /proc/kallsyms; echo "${stext%?????}00000 T _text"; } > /tmp/kallsyms
+		mount --bind /tmp/kallsyms /proc/kallsyms || fail "bind-mount a kallsyms with _text"
+	fi
 	kexec -p /boot/vmlinuz --initrd=/boot/capture.cpio --append="$CAPTURE_CMDLINE" ||
 		fail "kexec -p (crashkernel= too small, or no capture kernel)"
+	if [ -f /tmp/kallsyms ]; then umount /proc/kallsyms; rm -f /tmp/kallsyms; fi
 	[ "$(cat /sys/kernel/kexec_crash_loaded)" = 1 ] || fail "kexec -p: capture kernel not loaded"
 	say "capture kernel loaded"
 	rm -f /boot/vmlinuz /boot/capture.cpio   # loaded now; give the memory back

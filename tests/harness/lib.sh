@@ -9,7 +9,36 @@ REPO_ROOT=$(cd "$HARNESS_DIR/../.." && pwd)
 VMSIFT_CACHE=${VMSIFT_CACHE:-$REPO_ROOT/tests/work/cache}
 HOST_PY=/usr/bin/python3          # Debian's python: has kdumpfile and drgn
 APT_TIMEOUT=${APT_TIMEOUT:-300}   # seconds for any one apt-get call
+QEMU_ENV=${QEMU:-}
 QEMU=${QEMU:-qemu-system-x86_64}
+
+# set_arch x86_64|arm64: the guest's architecture (--arch).  Sets QEMU, the
+# Debian kernel flavour and package architecture, the serial console and
+# the capture kernel's extra command line; machine_args gives the machine.
+ARCH=x86_64 DEBARCH=amd64 KFLAVOUR=amd64 CONSOLE=ttyS0 CAPTURE_EXTRA=irqpoll
+set_arch() {
+	case $1 in
+	x86_64|amd64)
+		ARCH=x86_64 DEBARCH=amd64 KFLAVOUR=amd64 CONSOLE=ttyS0 CAPTURE_EXTRA=irqpoll
+		QEMU=${QEMU_ENV:-qemu-system-x86_64} ;;
+	arm64|aarch64)
+		ARCH=arm64 DEBARCH=arm64 KFLAVOUR=arm64 CONSOLE=ttyAMA0 CAPTURE_EXTRA=
+		QEMU=${QEMU_ENV:-qemu-system-aarch64} ;;
+	*) die "--arch must be x86_64 or arm64, not '$1'" ;;
+	esac
+}
+
+# machine_args PAGING: QEMU's machine and CPU arguments for the guest.
+# arm64: -cpu max without LPA2 (Debian's 6.1 kernel has 48-bit VA, 4K pages);
+# pauth-impdef=on only makes TCG faster.
+machine_args() {
+	case $ARCH in
+	x86_64) echo "-cpu $(cpu_flag "$1")" ;;
+	arm64)
+		[ "$1" = 4 ] || die "--paging applies to x86_64 only (arm64 here: 4 levels, 4K pages, 48-bit VA)"
+		echo "-M virt -cpu max,lpa2=off,pauth-impdef=on" ;;
+	esac
+}
 
 log()  { printf '[%s] %s\n' "$(date +%T)" "$*" >&2; }
 die()  { printf '[%s] ERROR: %s\n' "$(date +%T)" "$*" >&2; exit 1; }
@@ -43,7 +72,17 @@ need_file() {
 
 need_host_tools() {
 	export PATH=$PATH:/usr/sbin:/sbin
-	need_cmd "$QEMU" qemu-system-x86
+	if [ "$ARCH" = arm64 ]; then
+		need_cmd "$QEMU" qemu-system-arm
+		need_cmd aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu
+		need_file /usr/aarch64-linux-gnu/lib/libc.a libc6-dev-arm64-cross
+		need_cmd qemu-aarch64-static qemu-user-static
+		need_cmd readelf binutils
+		dpkg --print-foreign-architectures | grep -qx arm64 ||
+			die "step 'host packages': the arm64 architecture is not enabled (run tools/install-deps, or dpkg --add-architecture arm64 && apt-get update)"
+	else
+		need_cmd "$QEMU" qemu-system-x86
+	fi
 	need_cmd busybox busybox-static
 	need_cmd cpio cpio
 	need_cmd depmod kmod
@@ -64,24 +103,25 @@ need_host_tools() {
 # Without apt metadata (no network) fall back to the newest cached kernel.
 kernel_version() {
 	if [ -n "${KERNEL_VERSION:-}" ]; then echo "$KERNEL_VERSION"; return; fi
-	local v
-	v=$(apt-cache depends linux-image-amd64 2>/dev/null |
-		sed -n 's/^ *Depends: linux-image-\(.*-amd64\)$/\1/p' | grep -v unsigned | head -n1)
+	local v f=$KFLAVOUR
+	v=$(apt-cache depends "linux-image-$f:$DEBARCH" 2>/dev/null |
+		sed -n "s/^ *Depends: linux-image-\(.*-$f\)\(:$DEBARCH\)\{0,1\}\$/\1/p" | grep -v unsigned | head -n1)
 	if [ -z "$v" ]; then
 		timeout "$APT_TIMEOUT" apt-get update -q >&2 || true
-		v=$(apt-cache depends linux-image-amd64 2>/dev/null |
-			sed -n 's/^ *Depends: linux-image-\(.*-amd64\)$/\1/p' | grep -v unsigned | head -n1)
+		v=$(apt-cache depends "linux-image-$f:$DEBARCH" 2>/dev/null |
+			sed -n "s/^ *Depends: linux-image-\(.*-$f\)\(:$DEBARCH\)\{0,1\}\$/\1/p" | grep -v unsigned | head -n1)
 	fi
 	if [ -z "$v" ]; then
-		v=$(ls -d "$VMSIFT_CACHE"/kernel-*/ 2>/dev/null | sed 's,.*/kernel-,,; s,/$,,' | sort -V | tail -n1)
+		v=$(ls -d "$VMSIFT_CACHE"/kernel-*-"$f"/ 2>/dev/null | sed 's,.*/kernel-,,; s,/$,,' | sort -V | tail -n1)
 		[ -n "$v" ] && log "apt metadata unavailable; using cached kernel $v"
 	fi
-	[ -n "$v" ] || die "step 'kernel version': cannot resolve linux-image-amd64's kernel (no apt metadata, nothing cached)"
+	[ -n "$v" ] || die "step 'kernel version': cannot resolve linux-image-$f's kernel (no apt metadata, nothing cached)"
 	echo "$v"
 }
 
 # fetch_kernel VER: download (once) and extract linux-image-VER into the cache;
-# sets KDIR (extracted root), VMLINUZ and MODDIR.
+# sets KDIR (extracted root), VMLINUZ and MODDIR.  (Debian's arm64 vmlinuz
+# is a plain Image, which both QEMU and kexec -p take.)
 fetch_kernel() {
 	local ver=$1 deb
 	KDIR=$VMSIFT_CACHE/kernel-$ver
@@ -92,7 +132,7 @@ fetch_kernel() {
 	deb=$(ls "$VMSIFT_CACHE"/debs/linux-image-"$ver"_*.deb 2>/dev/null | head -n1 || true)
 	if [ -z "$deb" ]; then
 		log "downloading linux-image-$ver (about 70 MB)"
-		(cd "$VMSIFT_CACHE/debs" && timeout "$APT_TIMEOUT" apt-get download -q "linux-image-$ver" >&2) ||
+		(cd "$VMSIFT_CACHE/debs" && timeout "$APT_TIMEOUT" apt-get download -q "linux-image-$ver:$DEBARCH" >&2) ||
 			die "step 'kernel download': apt-get download linux-image-$ver failed (no network to the apt registry?)"
 		deb=$(ls "$VMSIFT_CACHE"/debs/linux-image-"$ver"_*.deb | head -n1)
 	fi
@@ -125,11 +165,13 @@ fetch_dbg_vmlinux() {
 
 # build_workload: the static workload program, rebuilt when its source changes.
 build_workload() {
+	local cc=gcc
 	WORKLOAD_BIN=$VMSIFT_CACHE/workload
+	[ "$ARCH" = arm64 ] && WORKLOAD_BIN=$VMSIFT_CACHE/workload.arm64 cc=aarch64-linux-gnu-gcc
 	if [ ! -x "$WORKLOAD_BIN" ] || [ "$HARNESS_DIR/workload.c" -nt "$WORKLOAD_BIN" ]; then
 		mkdir -p "$VMSIFT_CACHE"
-		gcc -O2 -Wall -Wextra -static -o "$WORKLOAD_BIN.tmp" "$HARNESS_DIR/workload.c" ||
-			die "step 'workload build': gcc -static failed"
+		$cc -O2 -Wall -Wextra -static -o "$WORKLOAD_BIN.tmp" "$HARNESS_DIR/workload.c" ||
+			die "step 'workload build': $cc -static failed"
 		mv "$WORKLOAD_BIN.tmp" "$WORKLOAD_BIN"
 	fi
 }
@@ -146,13 +188,84 @@ copy_with_libs() {
 	done
 }
 
+# ARM64_DEBS: the arm64 packages the guest and the host-side reference need,
+# fetched with apt-get download and unpacked into one sysroot, ARM64_ROOT
+# (busybox-static, kexec-tools, makedumpfile and the libraries they link).
+ARM64_DEBS="busybox-static kexec-tools makedumpfile libc6 zlib1g liblzo2-2 libdw1 libelf1
+	libbz2-1.0 liblzma5 libzstd1 libxenmisc4.17 libxencall1 libxendevicemodel1
+	libxenevtchn1 libxenforeignmemory1 libxengnttab1 libxenhypfs1 libxenstore4
+	libxentoolcore1 libxentoollog1 libyajl2 libext2fs2 libcom-err2 libfdt1 libuuid1"
+
+# fetch_arm64_root: download (once) and unpack ARM64_DEBS into ARM64_ROOT.
+fetch_arm64_root() {
+	local p debdir=$VMSIFT_CACHE/debs-arm64 deb
+	ARM64_ROOT=$VMSIFT_CACHE/arm64-root
+	[ -f "$ARM64_ROOT/.complete" ] && return 0
+	mkdir -p "$debdir"
+	for p in $ARM64_DEBS; do
+		ls "$debdir/${p}_"*_arm64.deb >/dev/null 2>&1 && continue
+		log "downloading $p:arm64"
+		(cd "$debdir" && timeout "$APT_TIMEOUT" apt-get download -q "$p:arm64" >&2 2>/dev/null) ||
+			die "step 'arm64 packages': apt-get download $p:arm64 failed (arm64 architecture not enabled, or no network to the apt registry?)"
+	done
+	rm -rf "$ARM64_ROOT"
+	mkdir -p "$ARM64_ROOT"
+	for deb in "$debdir"/*_arm64.deb; do
+		dpkg -x "$deb" "$ARM64_ROOT"
+	done
+	touch "$ARM64_ROOT/.complete"
+}
+
+# arm64_lib ROOT NAME: the path, inside the arm64 sysroot ROOT, of the
+# shared library NAME (the dynamic loader's default directories).
+arm64_lib() {
+	local d
+	for d in /lib/aarch64-linux-gnu /usr/lib/aarch64-linux-gnu /lib /usr/lib; do
+		if [ -e "$1$d/$2" ]; then echo "$d/$2"; return 0; fi
+	done
+	return 1
+}
+
+# copy_with_libs_arm64 ROOT BINARY NAME: copy_with_libs for an aarch64
+# binary of ARM64_ROOT: its interpreter and every library it needs,
+# recursively (readelf's NEEDED), at their paths in ROOT.
+copy_with_libs_arm64() {
+	local root=$1 bin=$2 name=$3 todo lib path interp seen=' '
+	install -D -m 755 "$bin" "$root/bin/$name"
+	interp=$(readelf -l "$bin" | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p')
+	if [ -n "$interp" ]; then
+		mkdir -p "$root$(dirname "$interp")"
+		cp -L "$ARM64_ROOT$interp" "$root$interp" ||
+			die "step 'arm64 initramfs': no $interp in $ARM64_ROOT"
+	fi
+	todo=$(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+	while :; do
+		# shellcheck disable=SC2086
+		set -- $todo
+		[ $# -gt 0 ] || break
+		lib=$1; shift; todo=$*
+		case $seen in *" $lib "*) continue ;; esac
+		seen="$seen$lib "
+		path=$(arm64_lib "$ARM64_ROOT" "$lib") ||
+			die "step 'arm64 initramfs': $(basename "$bin") needs $lib, not in $ARM64_ROOT (add its package to ARM64_DEBS)"
+		mkdir -p "$root$(dirname "$path")"
+		cp -L "$ARM64_ROOT$path" "$root$path"
+		todo="$todo $(readelf -d "$ARM64_ROOT$path" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
+	done
+}
+
 # initramfs_tree ROOT MODULE...: busybox, the modules and their dependencies
 # (in load order in ROOT/modules.order), the workload.  /init is the caller's.
 initramfs_tree() {
 	local root=$1 m; shift
 	rm -rf "$root"
 	mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,mnt,modules,etc}
-	cp "$(command -v busybox)" "$root/bin/busybox"
+	if [ "$ARCH" = arm64 ]; then
+		fetch_arm64_root
+		cp "$ARM64_ROOT/bin/busybox" "$root/bin/busybox"
+	else
+		cp "$(command -v busybox)" "$root/bin/busybox"
+	fi
 	for m in sh mount umount mkdir cat echo sleep insmod poweroff reboot sync ls dd \
 		grep sed head tail cp rm sysctl dmesg date uname mknod find wc tr awk; do
 		ln -sf busybox "$root/bin/$m"

@@ -1,0 +1,160 @@
+# tests/suites/arm64_real.sh - vmsift on real arm64 kernels.  Sourced by
+# tests/run.
+#
+# The carried vmcore tests/data/arm64/kdump-arm64-384M.vmcore.zst (a real
+# /proc/vmcore of Debian's 6.1 arm64 kernel, 4K pages, 48-bit VA; see
+# tests/data/README.md) sits in a subfolder so that tests/run's x86_64 loop
+# leaves it alone.  On it, vmsift's kdump output (lzo) at -d 1, 2, 4, 8, 16
+# and 31 has the bitmaps of Debian's makedumpfile for arm64 (1.7.2, run here
+# under qemu-aarch64-static by tests/harness/mdf-arm64, each reference made
+# once and cached in tests/work/ref), every page equal to the input's, read
+# back by libkdumpfile; -E matches makedumpfile -E's ranges and holds every
+# page it must; --dump-dmesg is byte-identical to makedumpfile's; and
+# libkdumpfile translates a kernel virtual address through vmsift's dump.
+# About a minute and a half.
+#
+# Unless VMSIFT_NO_QEMU=1: a real kdump of the arm64 kernel under
+# qemu-system-aarch64 (TCG), vmsift-static.aarch64 on /proc/vmcore in the
+# capture kernel, mmap and --non-mmap, every dump checked on the host
+# against a raw copy of /proc/vmcore and makedumpfile:arm64's bitmaps
+# (tests/harness/kdump-test --arch arm64).  About three minutes.
+# VMSIFT_ARM64_FULL=1 makes that run the x86_64 harness's four argument
+# sets (kdump mmap/--non-mmap, ELF, flattened) plus -d 1, in a 512 MiB guest.
+
+a64_dir=$work/arm64
+a64_mdf=$top/tests/harness/mdf-arm64
+mkdir -p "$a64_dir" "$work/ref"
+
+# a64_input: the carried arm64 vmcore, decompressed once (path on stdout).
+a64_input() {
+	local z=$top/tests/data/arm64/kdump-arm64-384M.vmcore.zst
+	local raw=$a64_dir/kdump-arm64-384M.vmcore
+	[ -f "$z" ] || { echo "missing $z"; return 1; }
+	if [ ! -f "$raw" ] || [ "$z" -nt "$raw" ]; then
+		zstd -q -d --long=31 -f -o "$raw.tmp" "$z" || return 1
+		mv "$raw.tmp" "$raw"
+	fi
+	echo "$raw"
+}
+
+# a64_ref ARGS...: makedumpfile:arm64's output for ARGS on the carried
+# vmcore, made under qemu-user once and cached (path on stdout).
+a64_ref() {
+	local in ref
+	in=$(a64_input) || return 1
+	ref=$work/ref/$(basename "$in").mdf-arm64$(printf '%s' "$*" | tr -c 'a-zA-Z0-9' _)
+	if [ ! -f "$ref" ]; then
+		rm -f "$ref.tmp"
+		timeout 300 "$a64_mdf" "$@" "$in" "$ref.tmp" > "$ref.log" 2>&1 ||
+			{ echo "makedumpfile:arm64 $* failed:"; tail -n 5 "$ref.log"; return 1; }
+		mv "$ref.tmp" "$ref"
+	fi
+	echo "$ref"
+}
+
+# t_a64_sha: the carried file decompresses to the raw vmcore README names.
+t_a64_sha() {
+	local in want got
+	in=$(a64_input) || return 1
+	want=$(sed -n '/^## `arm64\/kdump-arm64-384M/,/^## /s/^| sha256 of the raw file | `\([0-9a-f]*\)`.*/\1/p' \
+		"$top/tests/data/README.md")
+	got=$(sha256sum "$in" | cut -d' ' -f1)
+	[ -n "$want" ] || { echo "no sha256 for the arm64 vmcore in tests/data/README.md"; return 1; }
+	[ "$want" = "$got" ] || { echo "sha256 $got, README says $want"; return 1; }
+}
+
+# t_a64_level LEVEL: vmsift -l -d LEVEL; bitmaps equal makedumpfile:arm64's,
+# every page equal to the input's (libkdumpfile reads the dump).
+t_a64_level() {
+	local level=$1 in ref out
+	in=$(a64_input) || return 1
+	ref=$(a64_ref -l -d "$level") || { echo "$ref"; return 1; }
+	out=$work/out/arm64.l.d$level
+	rm -f "$out"
+	vmsift -l -d "$level" --message-level 0 "$in" "$out" || return 1
+	$check bitmaps "$out" "$ref" "$in" && $check pages "$in" "$out"
+}
+
+# t_a64_elf: vmsift -E -d 31 holds every page it must, byte-exact, and the
+# same memory ranges as makedumpfile:arm64 -E -d 31.
+t_a64_elf() {
+	local in ref refe out
+	in=$(a64_input) || return 1
+	ref=$(a64_ref -l -d 31) || { echo "$ref"; return 1; }
+	refe=$(a64_ref -E -d 31) || { echo "$refe"; return 1; }
+	out=$work/out/arm64.elf.d31
+	rm -f "$out"
+	vmsift -E -d 31 --message-level 0 "$in" "$out" || return 1
+	$check elf "$in" "$out" 31 "$ref" &&
+		(cd "$top/tests/harness" && $PY cmp_elf.py "$out" "$refe" "$in")
+}
+
+# t_a64_dmesg: --dump-dmesg is byte-identical to makedumpfile:arm64's.
+t_a64_dmesg() {
+	local in ref out
+	in=$(a64_input) || return 1
+	ref=$(a64_ref --dump-dmesg) || { echo "$ref"; return 1; }
+	[ -s "$ref" ] || { echo "makedumpfile:arm64 wrote an empty log"; return 1; }
+	out=$work/out/arm64.dmesg
+	rm -f "$out"
+	timeout 60 vmsift --dump-dmesg --message-level 0 "$in" "$out" || return 1
+	cmp "$ref" "$out"
+}
+
+# t_a64_kvaddr: libkdumpfile, reading vmsift's -d 31 dump, translates
+# init_uts_ns (a kernel-image address) through the dumped page tables and
+# finds the release VMCOREINFO names.
+t_a64_kvaddr() {
+	local in out
+	in=$(a64_input) || return 1
+	out=$work/out/arm64.kv.d31
+	rm -f "$out"
+	vmsift -l -d 31 --message-level 0 "$in" "$out" || return 1
+	$PY - "$out" <<'PY'
+import sys, kdumpfile
+k = kdumpfile.kdumpfile(sys.argv[1])
+k.attr['addrxlat.ostype'] = 'linux'
+info = k.attr['linux.vmcoreinfo.lines']
+release = info['OSRELEASE']
+addr = int(info['SYMBOL(init_uts_ns)'], 16)
+# struct uts_namespace starts with struct new_utsname: sysname[65],
+# nodename[65], release[65].
+raw = k.read(kdumpfile.KDUMP_KVADDR, addr, 65 * 3)
+got = raw[130:195].split(b'\0')[0].decode()
+if got != release:
+    print('FAIL: init_uts_ns.name.release %r, VMCOREINFO OSRELEASE %r' % (got, release))
+    sys.exit(1)
+print('ok: %s read at %#x' % (got, addr))
+PY
+}
+
+run_test "arm64 carried vmcore: decompresses to the sha256 tests/data/README.md names" t_a64_sha
+for a64_level in 1 2 4 8 16 31; do
+	run_test "arm64 kdump-arm64-384M -l -d $a64_level: bitmaps equal makedumpfile:arm64's, pages equal the input" \
+		t_a64_level "$a64_level"
+done
+run_test "arm64 kdump-arm64-384M -E -d 31: ranges of makedumpfile:arm64 -E, pages equal the input" t_a64_elf
+run_test "arm64 kdump-arm64-384M --dump-dmesg: byte-identical to makedumpfile:arm64's" t_a64_dmesg
+run_test "arm64 kdump-arm64-384M -d 31: libkdumpfile translates init_uts_ns through the dump" t_a64_kvaddr
+
+# t_a64_kdump: the real kdump (see the header).
+t_a64_kdump() {
+	local args
+	make -s -C "$top" vmsift-static.aarch64 2>&1 | grep -v "statically linked applications"
+	[ -x "$top/vmsift-static.aarch64" ] || { echo "make vmsift-static.aarch64 failed"; return 1; }
+	if [ "${VMSIFT_ARM64_FULL:-0}" = 1 ]; then
+		timeout 1500 "$top/tests/harness/kdump-test" --arch arm64 --mem 512 \
+			--dump-args "-l -d 31;--non-mmap -z -d 31;-E -d 31;-F -l -d 1;-l -d 1" \
+			--out "$work/kdump-arm64"
+	else
+		timeout 900 "$top/tests/harness/kdump-test" --arch arm64 --mem 384 --crashkernel 128M \
+			--dump-args "-l -d 31;--non-mmap -l -d 31" --out "$work/kdump-arm64"
+	fi
+}
+
+if [ "${VMSIFT_NO_QEMU:-0}" = 1 ]; then
+	log "# skipped: the real arm64 kdump test (VMSIFT_NO_QEMU=1)"
+else
+	run_test "arm64 real kdump: vmsift-static.aarch64 in a capture kernel, mmap and --non-mmap, checked against the raw vmcore and makedumpfile:arm64" \
+		t_a64_kdump
+fi
