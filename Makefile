@@ -68,7 +68,7 @@ check:
 demo: vmsift
 	tools/demo
 
-sanitize: vmsift
+sanitize:
 	VMSIFT_TESTS='^(sanitize|asan|tsan|fuzz)' tests/run
 
 TIME ?= 600
