@@ -29,12 +29,17 @@ VMSIFT_FLAGS_TEXT = $(CC) $(CFLAGS) $(LDFLAGS) $(LDLIBS)
 
 all: vmsift lib/libvmsift.so
 
-lib/libvmsift.a: $(LIB_OBJ)
-	$(AR) rcs $@ $^
+# The libraries are remade when lib/'s list of files changes (a stamp of
+# the list), and afresh: 'ar r' alone would keep the member of a file
+# since removed.
+build/objs.flags: VMSIFT_FLAGS_TEXT = $(LIB_OBJ)
+lib/libvmsift.a: $(LIB_OBJ) build/objs.flags
+	rm -f $@
+	$(AR) rcs $@ $(LIB_OBJ)
 
 # The shared library exports only what include/vmsift.h marks VMSIFT_API
 # (-fvisibility=hidden), under the version node of lib/libvmsift.map.
-lib/libvmsift.so: $(LIB_OBJ) lib/libvmsift.map $(STAMP)
+lib/libvmsift.so: $(LIB_OBJ) lib/libvmsift.map $(STAMP) build/objs.flags
 	$(CC) -shared -Wl,-soname,libvmsift.so.0 -Wl,--version-script=lib/libvmsift.map \
 		-o $@ $(LIB_OBJ) $(LDFLAGS) $(LDLIBS)
 	ln -sf libvmsift.so lib/libvmsift.so.0  # its SONAME, for programs run in the tree

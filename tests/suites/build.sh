@@ -56,3 +56,14 @@ t_build_flags_shared() {
 	return 0
 }
 run_test "build: the fuzz and unit builds use vmsift.mk's flags" t_build_flags_shared
+
+# lib/libvmsift.a holds exactly lib/'s objects: a member left from a file
+# since removed could satisfy a call the library no longer provides.
+t_build_archive_members() {
+	local want got
+	make -s -C "$top" lib/libvmsift.a || return 1
+	want=$(cd "$top/lib" && ls *.c | sed 's/\.c$/.o/' | sort)
+	got=$(ar t "$top/lib/libvmsift.a" | sort)
+	[ "$want" = "$got" ] || { echo "lib/libvmsift.a members differ from lib/*.c (< sources, > archive):"; diff <(echo "$want") <(echo "$got"); return 1; }
+}
+run_test "build: lib/libvmsift.a holds exactly the objects of lib/*.c" t_build_archive_members
