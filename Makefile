@@ -29,12 +29,17 @@ VMSIFT_FLAGS_TEXT = $(CC) $(CFLAGS) $(LDFLAGS) $(LDLIBS)
 
 all: vmsift lib/libvmsift.so
 
-lib/libvmsift.a: $(LIB_OBJ)
-	$(AR) rcs $@ $^
+# The libraries are remade when lib/'s list of files changes (a stamp of
+# the list), and afresh: 'ar r' alone would keep the member of a file
+# since removed.
+build/objs.flags: VMSIFT_FLAGS_TEXT = $(LIB_OBJ)
+lib/libvmsift.a: $(LIB_OBJ) build/objs.flags
+	rm -f $@
+	$(AR) rcs $@ $(LIB_OBJ)
 
 # The shared library exports only what include/vmsift.h marks VMSIFT_API
 # (-fvisibility=hidden), under the version node of lib/libvmsift.map.
-lib/libvmsift.so: $(LIB_OBJ) lib/libvmsift.map $(STAMP)
+lib/libvmsift.so: $(LIB_OBJ) lib/libvmsift.map $(STAMP) build/objs.flags
 	$(CC) -shared -Wl,-soname,libvmsift.so.0 -Wl,--version-script=lib/libvmsift.map \
 		-o $@ $(LIB_OBJ) $(LDFLAGS) $(LDLIBS)
 	ln -sf libvmsift.so lib/libvmsift.so.0  # its SONAME, for programs run in the tree
@@ -47,8 +52,11 @@ vmsift: $(CLI_OBJ) lib/libvmsift.a $(STAMP)
 
 # vmsift-static.aarch64: the same for arm64 capture kernels (tests/harness
 # --arch arm64), with Debian's cross gcc and the :arm64 -dev packages.
+# It has its own flags stamp, so that building it leaves the host's alone.
 vmsift-static.aarch64: CC = aarch64-linux-gnu-gcc
-vmsift-static vmsift-static.aarch64: $(CLI_SRC) $(LIB_SRC) $(HDRS) $(STAMP)
+vmsift-static: $(CLI_SRC) $(LIB_SRC) $(HDRS) $(STAMP)
+vmsift-static.aarch64: $(CLI_SRC) $(LIB_SRC) $(HDRS) build/aarch64.flags
+vmsift-static vmsift-static.aarch64:
 	$(CC) $(CFLAGS) -static -o $@ $(CLI_SRC) $(LIB_SRC) $(LDFLAGS) \
 		$(LDLIBS) -lstdc++ -lm  # static snappy is C++
 
@@ -65,7 +73,7 @@ check:
 demo: vmsift
 	tools/demo
 
-sanitize: vmsift
+sanitize:
 	VMSIFT_TESTS='^(sanitize|asan|tsan|fuzz)' tests/run
 
 TIME ?= 600

@@ -1,0 +1,69 @@
+# tests/suites/build.sh - the build itself: a change of flags rebuilds
+# (vmsift.mk's flags stamp), so that tests/run's WERROR=1 build compiles
+# everything with -Werror even after a plain `make`; every build sees
+# vmsift.mk's feature macros.  Sourced by tests/run, after its build.
+
+# A scratch Makefile that uses vmsift.mk as the top one does, on a file
+# with a warning: the plain build passes, the WERROR=1 one must rebuild
+# and fail, the plain one after it must rebuild and pass again.
+t_build_stamp() {
+	local d=$work/stamp
+	rm -rf "$d" && mkdir -p "$d" || return 1
+	printf 'int f(void);\nint f(void)\n{\n\tint unused;\n\treturn 0;\n}\n' > "$d/w.c"
+	cat > "$d/Makefile" <<MK
+include $top/vmsift.mk
+CFLAGS = \$(VMSIFT_WARN)
+VMSIFT_FLAGS_TEXT = \$(CC) \$(CFLAGS)
+w.o: w.c cc.flags
+	\$(CC) \$(CFLAGS) -c -o \$@ w.c
+MK
+	WERROR= make -s -C "$d" w.o 2>/dev/null || { echo "the plain build failed"; return 1; }
+	WERROR=1 make -s -C "$d" w.o 2>/dev/null && { echo "WERROR=1 did not rebuild w.o"; return 1; }
+	WERROR= make -s -C "$d" w.o 2>/dev/null || { echo "the plain build after WERROR=1 failed"; return 1; }
+	rm -rf "$d"
+}
+run_test "build: a change of flags rebuilds (the -Werror build is never stale)" t_build_stamp
+
+# Every object of the top Makefile depends on the stamp: after tests/run's
+# build, make -n with other flags would recompile every lib/ and cli/ file.
+t_build_objects_stamped() {
+	local plan f missing=0
+	plan=$(WERROR= make -n -C "$top" vmsift lib/libvmsift.so vmsift-static 2>&1) || return 1
+	for f in "$top"/lib/*.c "$top"/cli/*.c; do
+		f=${f#"$top"/}
+		grep -q -- "-c -o ${f%.c}.o $f" <<<"$plan" ||
+			{ echo "$f is not rebuilt when the flags change"; missing=1; }
+	done
+	grep -q -- "-static -o vmsift-static" <<<"$plan" ||
+		{ echo "vmsift-static is not rebuilt when the flags change"; missing=1; }
+	[ $missing = 0 ]
+}
+run_test "build: every object, the libraries and vmsift-static depend on the flags" t_build_objects_stamped
+
+# The fuzz, unit and sanitizer builds take their feature macros from
+# vmsift.mk (qsort_r and friends need _GNU_SOURCE).
+t_build_flags_shared() {
+	local want mk
+	want=$(make -s --no-print-directory -C "$top" print-VMSIFT_CPPFLAGS) || return 1
+	[[ $want == *-D_GNU_SOURCE* && $want == *-D_FILE_OFFSET_BITS=64* ]] ||
+		{ echo "vmsift.mk lacks the feature macros: $want"; return 1; }
+	for mk in tests/fuzz tests/unit; do
+		[ "$(make -s --no-print-directory -C "$top/$mk" print-VMSIFT_CPPFLAGS)" = "$want" ] ||
+			{ echo "$mk sees other flags than the top Makefile"; return 1; }
+		make -n -C "$top/$mk" 2>/dev/null | grep -- ' -c ' | grep -v -- '-D_GNU_SOURCE' &&
+			{ echo "$mk compiles without vmsift.mk's feature macros"; return 1; }
+	done
+	return 0
+}
+run_test "build: the fuzz and unit builds use vmsift.mk's flags" t_build_flags_shared
+
+# lib/libvmsift.a holds exactly lib/'s objects: a member left from a file
+# since removed could satisfy a call the library no longer provides.
+t_build_archive_members() {
+	local want got
+	make -s -C "$top" lib/libvmsift.a || return 1
+	want=$(cd "$top/lib" && ls *.c | sed 's/\.c$/.o/' | sort)
+	got=$(ar t "$top/lib/libvmsift.a" | sort)
+	[ "$want" = "$got" ] || { echo "lib/libvmsift.a members differ from lib/*.c (< sources, > archive):"; diff <(echo "$want") <(echo "$got"); return 1; }
+}
+run_test "build: lib/libvmsift.a holds exactly the objects of lib/*.c" t_build_archive_members
