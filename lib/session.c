@@ -67,51 +67,51 @@ int vmsift_open(struct vmsift *vs, const char *path)
 	return 0;
 }
 
-/* The whole of PATH into *TEXT (malloc'ed, *LEN bytes), or an error:
- * never a silent cut.  A VMCOREINFO file is a few KiB; one over
- * VMCOREINFO_MAX is not one. */
-static int read_whole(const char *path, char **text, size_t *len,
-		      struct vs_error *err)
+/* All of FD (PATH, for messages) into *TEXT (malloc'ed, *LEN bytes), or
+ * an error: never a silent cut.  A VMCOREINFO file is a few KiB; one of
+ * VMCOREINFO_MAX or more is not one. */
+static int read_all(int fd, const char *path, char **text, size_t *len,
+		    struct vs_error *err)
 {
 	size_t cap = 1 << 16, n = 0;
 	char *buf = malloc(cap);
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = -1;
 
-	if (fd < 0) {
-		ret = vs_err_sys(err, "cannot open '%s'", path);
-		goto out;
-	}
 	for (;;) {
 		ssize_t got;
 
-		if (!buf) {
-			ret = vs_err(err, "out of memory for '%s'", path);
-			goto out;
-		}
+		if (!buf)
+			return vs_err(err, "out of memory for '%s'", path);
 		got = vs_read_upto(fd, buf + n, cap - n);
 		if (got < 0) {
-			ret = vs_err_sys(err, "cannot read '%s'", path);
-			goto out;
+			free(buf);
+			return vs_err_sys(err, "cannot read '%s'", path);
 		}
 		n += (size_t)got;
 		if (n < cap)
 			break;
 		if (cap >= VMCOREINFO_MAX) {
-			ret = vs_err(err, "'%s' has %u MiB or more: not a VMCOREINFO "
-				     "file", path, VMCOREINFO_MAX >> 20);
-			goto out;
+			free(buf);
+			return vs_err(err, "'%s' has %u MiB or more: not a "
+				      "VMCOREINFO file", path,
+				      VMCOREINFO_MAX >> 20);
 		}
 		cap *= 2;
 		buf = realloc_or_free(buf, cap);
 	}
 	*text = buf;
 	*len = n;
-	buf = NULL;
-	ret = 0;
-out:
-	free(buf);
-	if (fd >= 0)
-		close(fd);
+	return 0;
+}
+
+static int read_whole(const char *path, char **text, size_t *len,
+		      struct vs_error *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return vs_err_sys(err, "cannot open '%s'", path);
+	ret = read_all(fd, path, text, len, err);
+	close(fd);
 	return ret;
 }
 
