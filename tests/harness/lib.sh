@@ -198,16 +198,19 @@ ARM64_DEBS="busybox-static kexec-tools makedumpfile libc6 zlib1g liblzo2-2 libdw
 
 # fetch_arm64_root: download (once) and unpack ARM64_DEBS into ARM64_ROOT.
 fetch_arm64_root() {
-	local p debdir=$VMSIFT_CACHE/debs-arm64 deb
+	local p debdir=$VMSIFT_CACHE/debs-arm64 deb missing=
 	ARM64_ROOT=$VMSIFT_CACHE/arm64-root
 	[ -f "$ARM64_ROOT/.complete" ] && return 0
 	mkdir -p "$debdir"
 	for p in $ARM64_DEBS; do
-		ls "$debdir/${p}_"*_arm64.deb >/dev/null 2>&1 && continue
-		log "downloading $p:arm64"
-		(cd "$debdir" && timeout "$APT_TIMEOUT" apt-get download -q "$p:arm64" >&2 2>/dev/null) ||
-			die "step 'arm64 packages': apt-get download $p:arm64 failed (arm64 architecture not enabled, or no network to the apt registry?)"
+		ls "$debdir/${p}_"*_arm64.deb >/dev/null 2>&1 || missing="$missing $p:arm64"
 	done
+	if [ -n "$missing" ]; then
+		log "downloading$missing"
+		# shellcheck disable=SC2086
+		(cd "$debdir" && timeout "$APT_TIMEOUT" apt-get download -q $missing >&2 2>/dev/null) ||
+			die "step 'arm64 packages': apt-get download$missing failed (arm64 architecture not enabled, or no network to the apt registry?)"
+	fi
 	rm -rf "$ARM64_ROOT"
 	mkdir -p "$ARM64_ROOT"
 	for deb in "$debdir"/*_arm64.deb; do

@@ -19,7 +19,10 @@
 # against a raw copy of /proc/vmcore and makedumpfile:arm64's bitmaps
 # (tests/harness/kdump-test --arch arm64).  About three minutes.
 # VMSIFT_ARM64_FULL=1 makes that run the x86_64 harness's four argument
-# sets (kdump mmap/--non-mmap, ELF, flattened) plus -d 1, in a 512 MiB guest.
+# sets (kdump mmap/--non-mmap, ELF, flattened) plus -d 1, in a 512 MiB guest
+# (about 4 1/2 minutes), and adds a live QMP snapshot of the arm64 guest
+# (tests/harness/mkvmcore --arch arm64) filtered at -d 31 as makedumpfile:arm64
+# filters it (about a minute).
 
 a64_dir=$work/arm64
 a64_mdf=$top/tests/harness/mdf-arm64
@@ -157,4 +160,30 @@ if [ "${VMSIFT_NO_QEMU:-0}" = 1 ]; then
 else
 	run_test "arm64 real kdump: vmsift-static.aarch64 in a capture kernel, mmap and --non-mmap, checked against the raw vmcore and makedumpfile:arm64" \
 		t_a64_kdump
+fi
+
+# t_a64_snapshot: a live snapshot (QEMU's dump-guest-memory layout, no
+# kernel-virtual PT_LOADs) filtered at -d 31: bitmaps equal
+# makedumpfile:arm64's, every kept page equal to the snapshot's.
+t_a64_snapshot() {
+	local d=$work/snap-arm64 rc
+	rm -rf "$d" && mkdir -p "$d"
+	timeout 300 "$top/tests/harness/mkvmcore" --arch arm64 --mem 256 \
+		--work "$d/mk" "$d/snap.vmcore" || return 1
+	grep -a -q 'NUMBER(kimage_voffset)=' "$d/snap.vmcore" ||
+		{ echo "the snapshot has no arm64 VMCOREINFO"; return 1; }
+	$check normalize "$d/snap.vmcore" "$d/snap.norm" || return 1
+	"$a64_mdf" -l -d 31 "$d/snap.norm" "$d/ref" > "$d/ref.log" 2>&1 ||
+		{ echo "makedumpfile:arm64 failed"; tail -n 5 "$d/ref.log"; return 1; }
+	vmsift -l -d 31 --message-level 0 "$d/snap.vmcore" "$d/out" || return 1
+	$check bitmaps "$d/out" "$d/ref" "$d/snap.vmcore" &&
+		$check pages "$d/snap.vmcore" "$d/out"
+	rc=$?
+	rm -rf "$d"
+	return $rc
+}
+
+if [ "${VMSIFT_NO_QEMU:-0}" != 1 ] && [ "${VMSIFT_ARM64_FULL:-0}" = 1 ]; then
+	run_test "arm64 snapshot: a QEMU snapshot of the arm64 guest filtered as makedumpfile:arm64 filters it" \
+		t_a64_snapshot
 fi
