@@ -1321,7 +1321,9 @@ class Builder:
                                            'mem_section root %d -> %#x'
                                            % (r, addr)))
             elif what == 'vmemmap':
-                pfn, addr = num(c[1]), num(c[2])
+                # ADDR, or |BITS: the leaf's own address with BITS set
+                pfn = num(c[1])
+                addr = 0 if c[2].startswith('|') else num(c[2])
                 level = 'leaf'
                 for o in c[3:]:
                     k, v = o.split('=', 1)
@@ -1335,6 +1337,9 @@ class Builder:
                     chunk = self.leaf_chunk(size)
                     c0 = va // chunk * chunk
                     t, i = self.vmemmap_leaves[c0]
+                    if c[2].startswith('|'):
+                        addr = (self.vmap[c0 >> PAGE_SHIFT] << PAGE_SHIFT) \
+                            | num(c[2][1:])
                     if self.A:
                         self.tables[t][i] = self.leaf_desc(
                             addr // chunk * chunk, size)
