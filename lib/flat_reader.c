@@ -5,6 +5,9 @@
  * order, until an offset and size of -1.  A stream that ends early is
  * reported, and the rebuilt dump is marked incomplete so that no reader
  * takes it for whole.
+ *
+ * vmsift_rebuild_flattened() of the public API (the CLI's -R); parses the
+ * records with flat.c, the parser the flattened input uses too.
  */
 #include <elf.h>
 #include <endian.h>

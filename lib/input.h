@@ -106,7 +106,6 @@ struct vs_reader {
 	struct vs_view view;         /* windows onto the file */
 	uint8_t *bounce;             /* one page, assembled or decompressed */
 	struct vs_dctx_set dctx;     /* decompression contexts, per codec */
-	uint8_t *cbuf;               /* kdump input: a compressed page */
 	long last_seg;               /* ELF: the segment read last */
 };
 

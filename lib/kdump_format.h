@@ -3,7 +3,9 @@
  * makedumpfile writes it and crash and libkdumpfile read it: one header,
  * shared by the writer and the reader so that they cannot disagree.
  * Layout for 64-bit little-endian dumps (x86_64, arm64); doc/format.md
- * describes the whole file.
+ * describes the whole file.  Included by kdump_input.c, kdump_writer.c,
+ * reassemble.c, and for the flattened framing by flat.c, flat_reader.c,
+ * file.c and sink.c.
  */
 #ifndef VMSIFT_KDUMP_FORMAT_H
 #define VMSIFT_KDUMP_FORMAT_H

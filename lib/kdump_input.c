@@ -31,7 +31,6 @@ struct kdump_input {
 	uint64_t desc_off;
 	uint64_t *rank;              /* bitmap2 bits set before pfn i << 12 */
 	uint64_t nr_dumpable;
-	uint32_t status;             /* header status: codec, incomplete */
 	unsigned header_cpus;        /* nr_cpus of the header */
 };
 
@@ -109,7 +108,6 @@ static int read_headers(struct vs_input *in, struct vs_error *err)
 	    check_header(in, &h, err) < 0)
 		return -1;
 	kd->block_size = (uint64_t)h.block_size;
-	kd->status = h.status;
 	in->prev.known = 1;
 	in->prev.tv_sec = h.tv_sec;
 	memcpy(in->prev.utsname, &h.utsname, sizeof(in->prev.utsname));

@@ -1,7 +1,10 @@
 /*
  * notes.c - the ELF notes a dump carries: count the CPUs (CORE /
  * NT_PRSTATUS) and find VMCOREINFO, checking every note's sizes against
- * the notes' end.  Used for ELF and kdump-compressed inputs alike.
+ * the notes' end; parse the VMCOREINFO text, from the note or from a
+ * file (-i), into in->vi.  Used by the formats at open (ELF and
+ * kdump-compressed alike) and by dump.c for a VMCOREINFO file; calls
+ * vmcoreinfo.c and phys.c.
  */
 #include <elf.h>
 #include <string.h>

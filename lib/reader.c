@@ -27,7 +27,6 @@ void vs_reader_fini(struct vs_reader *r)
 	vs_view_fini(&r->view);
 	vs_dctx_set_fini(&r->dctx);
 	free(r->bounce);
-	free(r->cbuf);
 	memset(r, 0, sizeof(*r));
 }
 

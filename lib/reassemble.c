@@ -9,6 +9,9 @@
  * their new data offsets (the shared zero page recognized by its offset)
  * and its data copied, compressed as it is.  The header says incomplete
  * until the end, and stays so if any part was.
+ *
+ * vmsift_reassemble() of the public API; reads the parts itself (they
+ * are not inputs to filter) and writes through a sink (sink.h).
  */
 #include <fcntl.h>
 #include <stdlib.h>

@@ -1,4 +1,7 @@
-/* sink.c - file and flattened-stream output (sink.h). */
+/*
+ * sink.c - file and flattened-stream output (sink.h): used by the kdump
+ * and ELF writers and by reassemble.c; calls only util.c.
+ */
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
