@@ -34,14 +34,28 @@ static const struct vs_format_ops *choose(const struct vs_file *f)
 	return formats[NR_FORMATS - 1];
 }
 
-int vs_input_open(struct vs_input *in, const char *path, struct vs_error *err)
+/* The file is open: read it with the format its signature names. */
+static int open_format(struct vs_input *in, struct vs_error *err)
 {
-	if (vs_file_open(&in->file, path, err) < 0)
-		return -1;
 	in->page_size = (uint64_t)sysconf(_SC_PAGESIZE);
 	in->page_shift = (unsigned)__builtin_ctzll(in->page_size);
 	in->ops = choose(&in->file);
 	return in->ops->open(in, err);
+}
+
+int vs_input_open(struct vs_input *in, const char *path, struct vs_error *err)
+{
+	if (vs_file_open(&in->file, path, err) < 0)
+		return -1;
+	return open_format(in, err);
+}
+
+int vs_input_open_fd(struct vs_input *in, int fd, const char *name,
+		     struct vs_error *err)
+{
+	if (vs_file_open_fd(&in->file, fd, name, err) < 0)
+		return -1;
+	return open_format(in, err);
 }
 
 void vs_input_close(struct vs_input *in)

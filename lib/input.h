@@ -86,6 +86,11 @@ struct vs_input {
  * any format of the table in input.c, told apart by signature.  On
  * failure IN still needs vs_input_close(). */
 int vs_input_open(struct vs_input *in, const char *path, struct vs_error *err);
+/* The same from FD, which stays the caller's: the input reads its own
+ * duplicate (F_DUPFD_CLOEXEC), from any offset; NAME names it in
+ * messages (NULL: "(descriptor)"). */
+int vs_input_open_fd(struct vs_input *in, int fd, const char *name,
+		     struct vs_error *err);
 void vs_input_close(struct vs_input *in);
 
 /* Parse VMCOREINFO text (from the note or a file) into in->vi; takes
@@ -118,6 +123,19 @@ void vs_reader_fini(struct vs_reader *r);
  * holds. */
 int vs_input_page_bits(struct vs_reader *r, uint64_t start, uint64_t n,
 		       uint64_t *present, uint64_t *data, struct vs_error *err);
+
+/* What the input says of a page. */
+enum vs_page_state {
+	VS_PAGE_ABSENT,              /* no memory there (a hole, past the end) */
+	VS_PAGE_EXCLUDED,            /* memory the dump left out (filtered) */
+	VS_PAGE_DATA,                /* in the dump */
+};
+
+/* Copy page PFN (in->page_size bytes) into BUF and say in STATE what it
+ * is; an absent or excluded page reads as zeros.  Fails only when the
+ * input cannot be read (the message names the page). */
+int vs_reader_page(struct vs_reader *r, uint64_t pfn, void *buf,
+		   enum vs_page_state *state, struct vs_error *err);
 
 /* A pointer to the whole page PFN (zero-filled where the input has no
  * data), valid until the next call on R.  Fails if PFN is not present. */

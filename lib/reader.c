@@ -36,6 +36,32 @@ int vs_read_page(struct vs_reader *r, uint64_t pfn, const uint8_t **page,
 	return r->in->ops->read_page(r, pfn, page, err);
 }
 
+int vs_reader_page(struct vs_reader *r, uint64_t pfn, void *buf,
+		   enum vs_page_state *state, struct vs_error *err)
+{
+	const struct vs_input *in = r->in;
+	uint64_t mem, data, bits, start = pfn & ~(uint64_t)63;
+	const uint8_t *page;
+
+	memset(buf, 0, in->page_size);
+	*state = VS_PAGE_ABSENT;
+	if (pfn >= in->max_mapnr)
+		return 0;
+	vs_input_page_cover(in, pfn, &mem, &data);
+	if (!mem)
+		return 0;
+	*state = VS_PAGE_EXCLUDED;
+	if (in->ops->data_bits(r, start, 64, &bits, err) < 0)
+		return vs_err_ctx(err, "pfn 0x%llx", (unsigned long long)pfn);
+	if (!((bits >> (pfn - start)) & 1))
+		return 0;
+	if (vs_read_page(r, pfn, &page, err) < 0)
+		return vs_err_ctx(err, "pfn 0x%llx", (unsigned long long)pfn);
+	memcpy(buf, page, in->page_size);
+	*state = VS_PAGE_DATA;
+	return 0;
+}
+
 /* Copy out of whole pages, for a format that holds nothing smaller. */
 static int read_phys_pages(struct vs_reader *r, uint64_t paddr, uint8_t *p,
 			   size_t len, struct vs_error *err)

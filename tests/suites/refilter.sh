@@ -28,6 +28,24 @@ t_refilter_cpus() {
 	[ "$a" = "$b" ]
 }
 
+# t_read_pages INPUT: the input side's page reader (tests/unit/input_read,
+# one side opened by descriptor) says the same of every page of INPUT,
+# of its -d 0 kdump dump and of that dump's flattened stream; a -d 31
+# dump holds a subset, equal byte for byte, and excludes pages.
+t_read_pages() {
+	local in=$1 base=$work/out/$(basename "$1").readpages out
+	rm -f "$base".*
+	make -s -C "$top/tests/unit" >/dev/null || return 1
+	vmsift -c -d 0 --message-level 0 "$in" "$base.d0" || return 1
+	vmsift -F -l -d 0 --message-level 0 "$in" > "$base.d0.flat" || return 1
+	vmsift -z -d 31 --message-level 0 "$in" "$base.d31" || return 1
+	"$top/tests/unit/input_read" "$in" "$base.d0" || return 1
+	"$top/tests/unit/input_read" "$base.d0" "$base.d0.flat" || return 1
+	out=$("$top/tests/unit/input_read" -s "$in" "$base.d31") || return 1
+	echo "$out"
+	[[ $out =~ B:\ [0-9]+\ absent,\ [1-9][0-9]*\ excluded ]] || { echo "-d 31 excluded nothing"; return 1; }
+}
+
 # t_refilter_mdf INPUT: makedumpfile's own -c -d 1 dump, re-filtered by
 # vmsift and by makedumpfile at -d 31: the same bitmaps; every page equal
 # to the original input's.
@@ -45,6 +63,7 @@ for in in "${vmcores[@]}"; do
 	run_test "refilter $name: vmsift -d 1 to -d 31 equals makedumpfile -d 31" t_refilter "$in"
 	run_test "refilter $name: makedumpfile's dump re-filtered equals makedumpfile's" t_refilter_mdf "$in"
 	run_test "refilter $name: nr_cpus of the re-filtered dump equals the original's" t_refilter_cpus "$in"
+	run_test "read pages $name: ELF, kdump and flattened inputs (one by descriptor) agree page by page" t_read_pages "$in"
 done
 
 # Damaged kdump inputs: a descriptor pointing outside the file, one with
