@@ -38,6 +38,21 @@ extern "C" {
 #define VMSIFT_DL_FREE          16u /* free pages */
 #define VMSIFT_DL_MAX           31u
 
+/* What kind of failure the last call had, beside its message: for a
+ * caller that must act on it (retry elsewhere on NO_SPACE, say) rather
+ * than print it.  vmsift_status() is VMSIFT_OK after a call that
+ * succeeded. */
+enum vmsift_status {
+	VMSIFT_OK = 0,
+	VMSIFT_E_INVALID,       /* a bad argument or call order: the caller's bug */
+	VMSIFT_E_BAD_INPUT,     /* the dump is corrupt, truncated or not a dump */
+	VMSIFT_E_UNSUPPORTED,   /* valid, but a format or feature not handled */
+	VMSIFT_E_IO,            /* a read or write failed (errno in the message) */
+	VMSIFT_E_NO_SPACE,      /* the output is full: ENOSPC, quota, -L */
+	VMSIFT_E_NO_MEMORY,     /* an allocation failed */
+	VMSIFT_E_CANCELLED,     /* vmsift_cancel() stopped it */
+};
+
 enum vmsift_codec {
 	VMSIFT_CODEC_NONE = 0,
 	VMSIFT_CODEC_ZLIB,
@@ -101,6 +116,11 @@ void vmsift_free(struct vmsift *vs);
 
 /* The message of the last failure, with its context; "" if none. */
 const char *vmsift_error(const struct vmsift *vs);
+
+/* The status of the last failure (VMSIFT_OK if the last call did not
+ * fail), and a short name for a status ("no space"). */
+enum vmsift_status vmsift_status(const struct vmsift *vs);
+const char *vmsift_status_name(enum vmsift_status st);
 
 /* Open the input dump at PATH. */
 int vmsift_open(struct vmsift *vs, const char *path);

@@ -37,6 +37,11 @@ const char *vmsift_error(const struct vmsift *vs)
 	return vs->err.msg;
 }
 
+enum vmsift_status vmsift_status(const struct vmsift *vs)
+{
+	return vs->err.status;
+}
+
 unsigned vmsift_cpus_online(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -48,7 +53,7 @@ int vmsift_open(struct vmsift *vs, const char *path)
 {
 	vs_err_clear(&vs->err);
 	if (vs->opened)
-		return vs_err(&vs->err, "an input is open already");
+		return vs_err_st(&vs->err, VMSIFT_E_INVALID, "an input is open already");
 	if (vs_input_open(&vs->in, path, &vs->err) < 0) {
 		vs_input_close(&vs->in);
 		return -1;
@@ -66,7 +71,7 @@ int vmsift_set_vmcoreinfo_file(struct vmsift *vs, const char *path)
 
 	vs_err_clear(&vs->err);
 	if (!vs->opened)
-		return vs_err(&vs->err, "no input is open");
+		return vs_err_st(&vs->err, VMSIFT_E_INVALID, "no input is open");
 	f = fopen(path, "re");
 	if (!f)
 		return vs_err_sys(&vs->err, "cannot open '%s'", path);
@@ -99,7 +104,7 @@ void vmsift_cancel(struct vmsift *vs)
 int vs_check_cancel(const struct vs_dump *d, struct vs_error *err)
 {
 	if (d->cancel && atomic_load(d->cancel))
-		return vs_err(err, "interrupted");
+		return vs_err_st(err, VMSIFT_E_CANCELLED, "interrupted");
 	return 0;
 }
 
@@ -213,18 +218,21 @@ static int new_workers(struct vs_dump *d, struct vs_error *err)
 static int check_options(const struct vmsift *vs,
 			 const struct vmsift_options *o, struct vs_error *err)
 {
+	const enum vmsift_status inval = VMSIFT_E_INVALID;
+
 	if (!vs->opened)
-		return vs_err(err, "no input is open");
+		return vs_err_st(err, inval, "no input is open");
 	if (o->dump_level > VMSIFT_DL_MAX)
-		return vs_err(err, "dump level %u is out of range 0-31",
-			      o->dump_level);
+		return vs_err_st(err, inval, "dump level %u is out of range "
+				 "0-31", o->dump_level);
 	if (o->format == VMSIFT_FORMAT_ELF && o->codec != VMSIFT_CODEC_NONE)
-		return vs_err(err, "ELF output cannot be compressed");
+		return vs_err_st(err, inval, "ELF output cannot be compressed");
 	if (o->format == VMSIFT_FORMAT_ELF && vs->in.kind == VS_INPUT_KDUMP)
-		return vs_err(err, "ELF output cannot be made from a "
-			      "kdump-compressed input");
+		return vs_err_st(err, VMSIFT_E_UNSUPPORTED, "ELF output cannot "
+				 "be made from a kdump-compressed input");
 	if (o->codec != VMSIFT_CODEC_NONE && !vs_codec_get(o->codec))
-		return vs_err(err, "unknown codec %d", (int)o->codec);
+		return vs_err_st(err, VMSIFT_E_UNSUPPORTED, "unknown codec %d",
+				 (int)o->codec);
 	return 0;
 }
 
@@ -359,6 +367,10 @@ static int dump_to(struct vmsift *vs, const struct vmsift_options *opts,
 	ret = run_dump(vs, &d, fds, names, &vs->err);
 	fill_stats(vs, &d);
 	free(sinks);
+	if (ret < 0 && vs->stats.cancelled)
+		vs_err_set_status(&vs->err, VMSIFT_E_CANCELLED);
+	else if (ret < 0 && vs->stats.out_of_space)
+		vs_err_set_status(&vs->err, VMSIFT_E_NO_SPACE);
 	if (ret < 0)
 		return vs_err_ctx(&vs->err, "cannot dump '%s' to '%s'%s%s",
 				  vs->in.path, names[0], n > 1 ? " and others" : "",
@@ -378,9 +390,11 @@ int vmsift_dump_split(struct vmsift *vs, const struct vmsift_options *opts,
 {
 	vs_err_clear(&vs->err);
 	if (n < 1 || n > 4096)
-		return vs_err(&vs->err, "a split set has 1 to 4096 files, not %u", n);
+		return vs_err_st(&vs->err, VMSIFT_E_INVALID, "a split set has 1 to 4096 "
+				 "files, not %u", n);
 	if (opts->format != VMSIFT_FORMAT_KDUMP || opts->flattened)
-		return vs_err(&vs->err, "split files are kdump-compressed, "
+		return vs_err_st(&vs->err, VMSIFT_E_INVALID, "split files are "
+				 "kdump-compressed, "
 			      "written to files (not -E, not -F)");
 	return dump_to(vs, opts, out_fds, out_names, n);
 }

@@ -44,8 +44,9 @@ static int check_header(struct vs_input *in, const struct kdump_header *h,
 	int64_t bs = h->block_size;
 
 	if (h->header_version < 1)
-		return vs_err(err, "kdump header version %d at offset 0x8 is "
-			      "not supported", h->header_version);
+		return vs_err_st(err, VMSIFT_E_UNSUPPORTED, "kdump header "
+				 "version %d at offset 0x8 is not supported",
+				 h->header_version);
 	if (bs < 512 || bs > (1 << 20) || (bs & (bs - 1)))
 		return vs_err(err, "kdump block size %lld at offset 0x1ac is "
 			      "not a power of two between 512 and 1 MiB",
