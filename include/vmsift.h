@@ -29,6 +29,9 @@ extern "C" {
 #endif
 
 #define VMSIFT_VERSION_STRING "0.1.0"
+#define VMSIFT_VERSION_MAJOR 0
+#define VMSIFT_VERSION_MINOR 1
+#define VMSIFT_VERSION_PATCH 0
 
 /* Dump level bits (makedumpfile's -d). */
 #define VMSIFT_DL_ZERO          1u  /* pages filled with zero */
@@ -70,7 +73,15 @@ enum vmsift_format {
  * chunk of output; done <= total, both in pages. */
 typedef void vmsift_progress_fn(void *arg, uint64_t done, uint64_t total);
 
+/* What vmsift_dump() writes.  The struct grows at its end in later
+ * versions: set struct_size, first, to the size the caller was built with
+ * (vmsift_options_init() or VMSIFT_OPTIONS_INIT do it and zero the rest,
+ * which means every default).  The library takes an older, smaller struct
+ * with defaults for the fields it lacks, and refuses one bigger than it
+ * knows (VMSIFT_E_INVALID): a newer caller asking for what this library
+ * cannot do. */
 struct vmsift_options {
+	size_t struct_size;          /* sizeof(struct vmsift_options) */
 	unsigned dump_level;         /* VMSIFT_DL_* bits */
 	enum vmsift_codec codec;
 	int codec_level;             /* 0: the codec's default (zlib 1, zstd 1) */
@@ -84,6 +95,11 @@ struct vmsift_options {
 	vmsift_progress_fn *progress;
 	void *progress_arg;
 };
+
+#define VMSIFT_OPTIONS_INIT { .struct_size = sizeof(struct vmsift_options) }
+
+/* Zero *O, every field at its default, and set its struct_size. */
+void vmsift_options_init(struct vmsift_options *o);
 
 /* Counts, in pages, of one dump; the rows of makedumpfile's report. */
 struct vmsift_stats {
@@ -109,6 +125,10 @@ struct vmsift_stats {
 
 struct vmsift;
 
+/* The version of the library running, which may differ from the
+ * VMSIFT_VERSION_STRING the caller was built with: "0.1.0". */
+const char *vmsift_version(void);
+
 /* A new session, or NULL when out of memory. */
 struct vmsift *vmsift_new(void);
 /* Release the session and all it holds; NULL is a no-op. */
@@ -122,8 +142,19 @@ const char *vmsift_error(const struct vmsift *vs);
 enum vmsift_status vmsift_status(const struct vmsift *vs);
 const char *vmsift_status_name(enum vmsift_status st);
 
-/* Open the input dump at PATH. */
+/* Open the input dump at PATH: an ELF vmcore (/proc/vmcore, makedumpfile
+ * -E, QEMU's dump-guest-memory), a kdump-compressed file (any codec; to
+ * re-filter it), or either of them as a flattened stream (makedumpfile
+ * -F, read from a file).  A file of a split set is refused: reassemble
+ * the set first (vmsift_reassemble) or read it with vmsift_read_open_split.
+ * A session opens one input, once: a second vmsift_open() fails with
+ * VMSIFT_E_INVALID; use a new session for another input. */
 int vmsift_open(struct vmsift *vs, const char *path);
+
+/* The same for an input the caller has open as FD (readable, seekable).
+ * The library works on its own duplicate of FD (close-on-exec) and
+ * closes that; FD stays the caller's.  NAME names it in messages. */
+int vmsift_open_fd(struct vmsift *vs, int fd, const char *name);
 
 /* Take VMCOREINFO from a text file (makedumpfile -i) instead of the
  * dump's own note.  Call after vmsift_open(). */
@@ -131,7 +162,10 @@ int vmsift_set_vmcoreinfo_file(struct vmsift *vs, const char *path);
 
 /* Write a dump of the opened input to OUT_FD, which must be open for
  * writing; it must be seekable unless opts->flattened is set.
- * OUT_NAME names it in messages.  Fills vmsift_stats. */
+ * OUT_NAME names it in messages.  Fills vmsift_stats.  A session may dump
+ * any number of times, one dump at a time, with the same or other
+ * options (the CLI's -d 1,31 retry does); each dump reads the input
+ * afresh. */
 int vmsift_dump(struct vmsift *vs, const struct vmsift_options *opts,
 		int out_fd, const char *out_name);
 
@@ -148,10 +182,12 @@ int vmsift_dump_split(struct vmsift *vs, const struct vmsift_options *opts,
 		      const int *out_fds, const char *const *out_names,
 		      unsigned n);
 
-/* Merge the files of a split set, in order, into OUT_FD: the file a
- * direct dump would have written.  Refuses parts of different dumps,
- * missing parts and parts out of order. */
-int vmsift_reassemble(struct vmsift *vs, const char *const *parts, unsigned n,
+/* Merge the files of a split set, open as PART_FDS[0..N) (readable,
+ * seekable, named PART_NAMES[i] in messages), in order, into OUT_FD: the
+ * file a direct dump would have written.  Refuses parts of different
+ * dumps, missing parts and parts out of order.  Needs no vmsift_open(). */
+int vmsift_reassemble(struct vmsift *vs, const int *part_fds,
+		      const char *const *part_names, unsigned n,
 		      int out_fd, const char *out_name);
 
 /* What the last vmsift_dump() found doubtful in the dead kernel's page

@@ -2,6 +2,7 @@
  * dump.c - the session (struct vmsift) and vmsift_dump(): set up the
  * filter, the workers and the output, then run the format's writer.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,17 +50,68 @@ unsigned vmsift_cpus_online(void)
 	return n > 0 ? (unsigned)n : 1;
 }
 
-int vmsift_open(struct vmsift *vs, const char *path)
+const char *vmsift_version(void)
 {
-	vs_err_clear(&vs->err);
-	if (vs->opened)
-		return vs_err_st(&vs->err, VMSIFT_E_INVALID, "an input is open already");
-	if (vs_input_open(&vs->in, path, &vs->err) < 0) {
+	return VMSIFT_VERSION_STRING;
+}
+
+void vmsift_options_init(struct vmsift_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->struct_size = sizeof(*o);
+}
+
+/* The caller's options in this library's struct: a smaller one from an
+ * older caller with defaults for the rest, a bigger one refused. */
+static int take_options(struct vmsift_options *o,
+			const struct vmsift_options *from, struct vs_error *err)
+{
+	vmsift_options_init(o);
+	if (from->struct_size < sizeof(from->struct_size) ||
+	    from->struct_size > sizeof(*o))
+		return vs_err_st(err, VMSIFT_E_INVALID, "vmsift_options of %zu "
+				 "bytes: this library knows %zu (set "
+				 "struct_size with vmsift_options_init)",
+				 from->struct_size, sizeof(*o));
+	memcpy(o, from, from->struct_size);
+	return 0;
+}
+
+static int open_input(struct vmsift *vs, int fd, const char *name)
+{
+	if (vs->opened) {
+		if (fd >= 0)
+			close(fd);
+		return vs_err_st(&vs->err, VMSIFT_E_INVALID,
+				 "an input is open already");
+	}
+	if (fd < 0)
+		return vs_err_sys(&vs->err, "cannot open '%s'", name);
+	if (vs_input_open_fd(&vs->in, fd, name, &vs->err) < 0) {
 		vs_input_close(&vs->in);
 		return -1;
 	}
 	vs->opened = 1;
 	return 0;
+}
+
+int vmsift_open(struct vmsift *vs, const char *path)
+{
+	vs_err_clear(&vs->err);
+	if (vs->opened)
+		return open_input(vs, -1, path);
+	return open_input(vs, open(path, O_RDONLY | O_CLOEXEC), path);
+}
+
+int vmsift_open_fd(struct vmsift *vs, int fd, const char *name)
+{
+	vs_err_clear(&vs->err);
+	if (fd < 0)
+		return vs_err_st(&vs->err, VMSIFT_E_INVALID, "'%s': file "
+				 "descriptor %d", name, fd);
+	if (vs->opened)
+		return open_input(vs, -1, name);
+	return open_input(vs, fcntl(fd, F_DUPFD_CLOEXEC, 3), name);
 }
 
 int vmsift_set_vmcoreinfo_file(struct vmsift *vs, const char *path)
@@ -381,14 +433,24 @@ static int dump_to(struct vmsift *vs, const struct vmsift_options *opts,
 int vmsift_dump(struct vmsift *vs, const struct vmsift_options *opts,
 		int out_fd, const char *out_name)
 {
-	return dump_to(vs, opts, &out_fd, &out_name, 1);
+	struct vmsift_options o;
+
+	vs_err_clear(&vs->err);
+	if (take_options(&o, opts, &vs->err) < 0)
+		return -1;
+	return dump_to(vs, &o, &out_fd, &out_name, 1);
 }
 
 int vmsift_dump_split(struct vmsift *vs, const struct vmsift_options *opts,
 		      const int *out_fds, const char *const *out_names,
 		      unsigned n)
 {
+	struct vmsift_options o;
+
 	vs_err_clear(&vs->err);
+	if (take_options(&o, opts, &vs->err) < 0)
+		return -1;
+	opts = &o;
 	if (n < 1 || n > 4096)
 		return vs_err_st(&vs->err, VMSIFT_E_INVALID, "a split set has 1 to 4096 "
 				 "files, not %u", n);

@@ -71,16 +71,26 @@ int vs_input_read_at(const struct vs_input *in, void *buf, size_t len,
 
 int vs_input_open(struct vs_input *in, const char *path, struct vs_error *err)
 {
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	in->fd = -1;
+	if (fd < 0)
+		return vs_err_sys(err, "cannot open '%s'", path);
+	return vs_input_open_fd(in, fd, path, err);
+}
+
+int vs_input_open_fd(struct vs_input *in, int fd, const char *name,
+		     struct vs_error *err)
+{
 	char magic[sizeof(FLAT_SIGNATURE) + 3];
 	struct stat st;
 
-	in->fd = -1;
-	in->path = strdup(path);
+	in->fd = fd;
+	in->path = strdup(name);
 	if (!in->path)
-		return vs_err(err, "out of memory");
-	in->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (in->fd < 0 || fstat(in->fd, &st) < 0)
-		return vs_err_sys(err, "cannot open '%s'", path);
+		return vs_err_oom(err, "out of memory");
+	if (fstat(in->fd, &st) < 0)
+		return vs_err_sys(err, "cannot open '%s'", name);
 	in->file_size = (uint64_t)st.st_size;
 	/* A hint for a cold page cache; /proc/vmcore ignores it. */
 	posix_fadvise(in->fd, 0, 0, POSIX_FADV_SEQUENTIAL);

@@ -103,6 +103,10 @@ struct vs_input {
 /* Open PATH and read its headers and notes into IN (zeroed by caller):
  * a kdump-compressed file or an ELF vmcore, told apart by signature. */
 int vs_input_open(struct vs_input *in, const char *path, struct vs_error *err);
+/* The same for FD, which IN then owns (vs_input_close closes it); NAME
+ * names it in messages. */
+int vs_input_open_fd(struct vs_input *in, int fd, const char *name,
+		     struct vs_error *err);
 void vs_input_close(struct vs_input *in);
 
 /* The format-specific parts of vs_input_open(). */

@@ -61,15 +61,17 @@ static int read_part_at(struct part *p, void *buf, size_t len, uint64_t off,
 	return 0;
 }
 
-static int open_part(struct part *p, const char *name, struct vs_error *err)
+/* Read the headers of the part open as FD (the caller's: not closed). */
+static int open_part(struct part *p, int fd, const char *name,
+		     struct vs_error *err)
 {
 	struct stat st;
 	int64_t bs;
 
 	p->name = name;
-	p->fd = open(name, O_RDONLY | O_CLOEXEC);
-	if (p->fd < 0 || fstat(p->fd, &st) < 0)
-		return vs_err_sys(err, "cannot open '%s'", name);
+	p->fd = fd;
+	if (fstat(p->fd, &st) < 0)
+		return vs_err_sys(err, "cannot stat '%s'", name);
 	p->size = (uint64_t)st.st_size;
 	if (read_part_at(p, &p->h, sizeof(p->h), 0, "kdump header", err) < 0)
 		return -1;
@@ -367,7 +369,8 @@ static int reassemble(struct reassembly *r, int out_fd, const char *out_name,
 	return finish(r, err);
 }
 
-int vmsift_reassemble(struct vmsift *vs, const char *const *parts, unsigned n,
+int vmsift_reassemble(struct vmsift *vs, const int *part_fds,
+		      const char *const *part_names, unsigned n,
 		      int out_fd, const char *out_name)
 {
 	struct reassembly r = { .n = n };
@@ -375,22 +378,19 @@ int vmsift_reassemble(struct vmsift *vs, const char *const *parts, unsigned n,
 
 	vs_err_clear(&vs->err);
 	if (n < 1)
-		return vs_err(&vs->err, "no split files to reassemble");
+		return vs_err_st(&vs->err, VMSIFT_E_INVALID,
+				 "no split files to reassemble");
 	r.parts = calloc(n, sizeof(*r.parts));
 	if (!r.parts)
 		return vs_err(&vs->err, "out of memory");
 	for (unsigned i = 0; i < n; i++)
-		r.parts[i].fd = -1;
-	for (unsigned i = 0; i < n; i++)
-		if (open_part(&r.parts[i], parts[i], &vs->err) < 0)
+		if (open_part(&r.parts[i], part_fds[i], part_names[i],
+			      &vs->err) < 0)
 			goto out;
 	ret = reassemble(&r, out_fd, out_name, &vs->err);
 out:
-	for (unsigned i = 0; i < n; i++) {
-		if (r.parts[i].fd >= 0)
-			close(r.parts[i].fd);
+	for (unsigned i = 0; i < n; i++)
 		free(r.parts[i].buf);
-	}
 	free(r.parts);
 	if (ret < 0)
 		vs_err_ctx(&vs->err, "cannot reassemble '%s'", out_name);

@@ -18,7 +18,19 @@ t_status_nospace() {
 	LD_PRELOAD=$shim WRITEFAIL_AT=40 "$unit_dir/test_status" nospace "$in" "$api_dir/nospace"
 }
 
+# t_version: the library's run-time version, the header's, the manual's
+# and the CLI's -v are one.
+t_version() {
+	local hdr man cli
+	hdr=$(sed -n 's/^#define VMSIFT_VERSION_STRING "\(.*\)"/\1/p' "$top/include/vmsift.h")
+	man=$(sed -n 's/^\.TH .*"vmsift \([^"]*\)".*/\1/p' "$top/doc/vmsift.8")
+	cli=$(vmsift -v | sed -n 's/^vmsift: version //p')
+	echo "header '$hdr', manual '$man', -v '$cli'"
+	[ -n "$hdr" ] && [ "$hdr" = "$man" ] && [ "$hdr" = "$cli" ]
+}
+
 api_in=${vmcores[0]:-}
+run_test "api: one version in the header, the manual and -v" t_version
 run_test "api: build the unit programs" t_api_build
 if [ -n "$api_in" ]; then
 	run_test "api: status NO_SPACE on a full disk" t_status_nospace "$api_in"
@@ -28,4 +40,6 @@ if [ -n "$api_in" ]; then
 		"$unit_dir/test_status" truncated "$api_in" "$api_dir"
 	run_test "api: status INVALID for bad calls" \
 		"$unit_dir/test_status" invalid "$api_in" "$api_dir/invalid"
+	run_test "api: version, options struct_size, open by fd" \
+		"$unit_dir/test_status" contract "$api_in" "$api_dir/contract"
 fi

@@ -6,8 +6,10 @@
  *   test_status cancel IN OUT      cancelled from the progress callback
  *   test_status truncated IN DIR   cut copies of IN and of a kdump of it
  *   test_status invalid IN OUT     calls out of order, bad options
+ *   test_status contract IN OUT    version, options' struct_size, open_fd
  */
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +36,7 @@ static void expect(const struct vmsift *vs, int rc, enum vmsift_status want,
 
 static void base_options(struct vmsift_options *o)
 {
-	memset(o, 0, sizeof(*o));
+	vmsift_options_init(o);
 	o->dump_level = 1;
 	o->codec = VMSIFT_CODEC_ZSTD;
 	o->threads = 2;
@@ -151,6 +153,60 @@ static void t_invalid(const char *in, const char *out)
 	vmsift_free(vs);
 }
 
+static void t_version(void)
+{
+	if (strcmp(vmsift_version(), VMSIFT_VERSION_STRING)) {
+		fprintf(stderr, "FAIL version: %s, header %s\n",
+			vmsift_version(), VMSIFT_VERSION_STRING);
+		failures++;
+	}
+}
+
+/* An older caller's smaller struct: what it lacks takes the defaults,
+ * whatever lies in memory past it. */
+static void t_options_size(struct vmsift *vs, const char *out)
+{
+	struct vmsift_options o;
+
+	base_options(&o);
+	o.progress = cancel_on_progress;
+	o.progress_arg = vs;
+	o.struct_size = offsetof(struct vmsift_options, progress);
+	expect(vs, dump_file(vs, &o, out), VMSIFT_OK, "older, smaller options");
+	o.progress = NULL;
+	o.struct_size = sizeof(o) + 8;
+	expect(vs, dump_file(vs, &o, out), VMSIFT_E_INVALID, "bigger options");
+	o.struct_size = 0;
+	expect(vs, dump_file(vs, &o, out), VMSIFT_E_INVALID, "options not set up");
+}
+
+static void t_contract(const char *in, const char *out)
+{
+	struct vmsift *vs = vmsift_new();
+	struct vmsift_options o = VMSIFT_OPTIONS_INIT;
+	int fd = open(in, O_RDONLY | O_CLOEXEC);
+
+	t_version();
+	o.threads = 1;
+	expect(vs, vmsift_open_fd(vs, -1, "nothing"), VMSIFT_E_INVALID, "open fd -1");
+	expect(vs, vmsift_open_fd(vs, fd, in), VMSIFT_OK, "open by fd");
+	/* The library has its own descriptor; the caller's is its own. */
+	close(fd);
+	expect(vs, dump_file(vs, &o, out), VMSIFT_OK, "dump after closing the fd");
+	expect(vs, vmsift_open_fd(vs, 0, in), VMSIFT_E_INVALID, "open_fd twice");
+	t_options_size(vs, out);
+	vmsift_free(vs);
+	fd = open(in, O_RDONLY | O_CLOEXEC);
+	vs = vmsift_new();
+	expect(vs, vmsift_open_fd(vs, fd, in), VMSIFT_OK, "open by fd");
+	vmsift_free(vs);
+	if (fcntl(fd, F_GETFD) < 0) {
+		fprintf(stderr, "FAIL vmsift_free closed the caller's fd\n");
+		failures++;
+	}
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 4) {
@@ -166,6 +222,8 @@ int main(int argc, char **argv)
 		t_truncated(argv[2], argv[3]);
 	else if (!strcmp(argv[1], "invalid"))
 		t_invalid(argv[2], argv[3]);
+	else if (!strcmp(argv[1], "contract"))
+		t_contract(argv[2], argv[3]);
 	else
 		return 2;
 	return failures ? 1 : 0;
