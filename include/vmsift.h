@@ -54,6 +54,8 @@ enum vmsift_status {
 	VMSIFT_E_NO_SPACE,      /* the output is full: ENOSPC, quota, -L */
 	VMSIFT_E_NO_MEMORY,     /* an allocation failed */
 	VMSIFT_E_CANCELLED,     /* vmsift_cancel() stopped it */
+	VMSIFT_E_NO_DATA,       /* read: the address is not in the dump (a
+				   hole, or a page the dump left out) */
 };
 
 enum vmsift_codec {
@@ -212,6 +214,92 @@ int vmsift_rebuild_flattened(struct vmsift *vs, int in_fd, const char *in_name,
  * address; what was written before the failure stays in OUT_FD. */
 int vmsift_dump_dmesg(struct vmsift *vs, int partial, int out_fd,
 		      const char *out_name);
+
+/*
+ * Reading a dump: random access to the memory a dump holds, for tools
+ * that look into it (a mount, an analyser) rather than write it again.
+ *
+ * A struct vmsift_dumpfile is one opened dump, any format vmsift reads:
+ * an ELF vmcore, a kdump-compressed file with any codec, either of them
+ * flattened (makedumpfile -F, in a file), or a split set (makedumpfile
+ * --split, vmsift --split) given as all its files.  It holds what every
+ * reader shares: the dump's headers, the kernel's address translation
+ * and a bounded cache of decompressed pages (CLOCK replacement; 4 MiB
+ * unless vmsift_dumpfile_set_cache() says otherwise).
+ *
+ * A struct vmsift_reader reads from it: one per thread, with its own
+ * buffers, file windows and decompression state, and its own error.  Any
+ * number of readers of one dumpfile may read at once from different
+ * threads; one reader must not be used by two threads at once.  Make
+ * and free readers while no other thread uses the dumpfile's calls other
+ * than the read calls; free every reader before the dumpfile.
+ *
+ * Addresses are the dumped machine's: pfn = paddr / page size, and
+ * kernel virtual addresses are translated through the dump's own page
+ * tables (which needs VMCOREINFO in the dump).
+ */
+struct vmsift_dumpfile;
+struct vmsift_reader;
+
+/* What a dump says of one page frame. */
+enum vmsift_page {
+	VMSIFT_PAGE_NOT_PRESENT = 0, /* no memory there (a hole in the map) */
+	VMSIFT_PAGE_EXCLUDED,        /* memory the dump left out (filtered
+					by -d, or no data in the file) */
+	VMSIFT_PAGE_ZERO,            /* in the dump, all zeros */
+	VMSIFT_PAGE_DATA,            /* in the dump, not all zeros */
+};
+
+/* A dumpfile with nothing open, or NULL when out of memory. */
+struct vmsift_dumpfile *vmsift_dumpfile_new(void);
+/* Close and release it; NULL is a no-op.  Its readers must be gone. */
+void vmsift_dumpfile_free(struct vmsift_dumpfile *df);
+/* The last failure of a vmsift_dumpfile_* call, as for a session. */
+const char *vmsift_dumpfile_error(const struct vmsift_dumpfile *df);
+enum vmsift_status vmsift_dumpfile_status(const struct vmsift_dumpfile *df);
+
+/* Keep at most BYTES of decompressed pages (0: no cache).  Call before
+ * opening. */
+int vmsift_dumpfile_set_cache(struct vmsift_dumpfile *df, size_t bytes);
+
+/* Open the dump at PATH, or open as FD (the library reads a duplicate;
+ * FD stays the caller's), or the N files of a split set, in any order,
+ * open as FDS and named NAMES in messages.  One open per dumpfile. */
+int vmsift_dumpfile_open(struct vmsift_dumpfile *df, const char *path);
+int vmsift_dumpfile_open_fd(struct vmsift_dumpfile *df, int fd,
+			    const char *name);
+int vmsift_dumpfile_open_split(struct vmsift_dumpfile *df, const int *fds,
+			       const char *const *names, unsigned n);
+
+/* The dumped machine's page size; pfns run from 0 to max_pfn - 1. */
+uint64_t vmsift_dumpfile_page_size(const struct vmsift_dumpfile *df);
+uint64_t vmsift_dumpfile_max_pfn(const struct vmsift_dumpfile *df);
+/* The dump's VMCOREINFO text and its length, or NULL without one. */
+const char *vmsift_dumpfile_vmcoreinfo(const struct vmsift_dumpfile *df,
+				       size_t *len);
+
+/* A reader of DF, or NULL when out of memory or DF is not open. */
+struct vmsift_reader *vmsift_reader_new(struct vmsift_dumpfile *df);
+void vmsift_reader_free(struct vmsift_reader *r);
+/* The last failure of a read on R. */
+const char *vmsift_reader_error(const struct vmsift_reader *r);
+enum vmsift_status vmsift_reader_status(const struct vmsift_reader *r);
+
+/* Page PFN into BUF (page size bytes), its state into *STATE; a page not
+ * in the dump (NOT_PRESENT, EXCLUDED) reads as zeros and is no failure.
+ * Fails with VMSIFT_E_INVALID for a pfn at or past max_pfn, BAD_INPUT or
+ * IO when the page cannot be read. */
+int vmsift_read_pfn(struct vmsift_reader *r, uint64_t pfn, void *buf,
+		    enum vmsift_page *state);
+/* LEN bytes of physical memory at PADDR into BUF; fails with
+ * VMSIFT_E_NO_DATA if any of them is not in the dump. */
+int vmsift_read_phys(struct vmsift_reader *r, uint64_t paddr, void *buf,
+		     size_t len);
+/* LEN bytes of the dead kernel's virtual memory at VADDR, translated
+ * through its page tables; UNSUPPORTED without the VMCOREINFO or the
+ * architecture that needs, NO_DATA where a page is not in the dump. */
+int vmsift_read_kvirt(struct vmsift_reader *r, uint64_t vaddr, void *buf,
+		      size_t len);
 
 /* The name of a codec ("zlib", "lzo", "snappy", "zstd", "none"). */
 const char *vmsift_codec_name(enum vmsift_codec codec);

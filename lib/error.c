@@ -47,6 +47,8 @@ int vs_err_st(struct vs_error *e, enum vmsift_status st, const char *fmt, ...)
 static enum vmsift_status status_of_errno(int errnum)
 {
 	switch (errnum) {
+	case 0:                      /* a short read: the file is cut */
+		return VMSIFT_E_BAD_INPUT;
 	case ENOSPC:
 	case EDQUOT:
 	case EFBIG:
@@ -112,6 +114,7 @@ const char *vmsift_status_name(enum vmsift_status st)
 		[VMSIFT_E_NO_SPACE] = "no space",
 		[VMSIFT_E_NO_MEMORY] = "out of memory",
 		[VMSIFT_E_CANCELLED] = "cancelled",
+		[VMSIFT_E_NO_DATA] = "not in the dump",
 	};
 
 	if ((unsigned)st >= sizeof(names) / sizeof(names[0]) || !names[st])

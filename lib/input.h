@@ -50,6 +50,11 @@ struct vs_kdump_input {
 	uint64_t phys_base;
 	char utsname[6 * 65];
 	int64_t tv_sec;
+	/* One file of a split set (read.c opens the set): it holds the
+	 * descriptors of pfns [start_pfn, end_pfn), the first being that of
+	 * the desc_base-th set bit of bitmap 2. */
+	int split;
+	uint64_t start_pfn, end_pfn, desc_base;
 };
 
 #define VS_RANK_SHIFT 12
@@ -74,6 +79,12 @@ struct vs_input {
 	uint64_t stream_size;        /* the flattened file's own size */
 	struct vs_flat_map flat;
 	int no_mmap;                 /* read with pread only */
+	int allow_split;             /* set before opening: accept one file
+					of a split set (kd.split) */
+	/* A composite input (a split set, read.c): its pages come from
+	 * hooks->read_page; NULL for a plain one. */
+	const struct vs_input_hooks *hooks;
+	void *hooks_arg;
 
 	uint16_t elf_machine;        /* EM_X86_64, ... */
 	uint64_t page_size;
@@ -98,6 +109,15 @@ struct vs_input {
 
 	struct vs_vmcoreinfo *vi;    /* parsed, or NULL without VMCOREINFO */
 	struct vs_kdump_input kd;    /* VS_INPUT_KDUMP only */
+};
+
+/* What a composite input routes: pages, and the end of a reader (which
+ * may keep per-thread state for the composite in vs_reader.sub). */
+struct vs_reader;
+struct vs_input_hooks {
+	int (*read_page)(struct vs_reader *r, uint64_t pfn,
+			 const uint8_t **page, struct vs_error *err);
+	void (*reader_fini)(struct vs_reader *r);
 };
 
 /* Open PATH and read its headers and notes into IN (zeroed by caller):
@@ -158,6 +178,7 @@ struct vs_reader {
 	uint8_t *bounce;             /* one page, for partly covered pages */
 	uint8_t *cbuf;               /* kdump input: a compressed page */
 	long last_seg;
+	void *sub;                   /* a composite input's per-thread state */
 };
 
 /* A pointer to file bytes [off, off + len) of the input through window

@@ -112,7 +112,17 @@ static int read_headers(struct vs_input *in, struct vs_error *err)
 	kd->dump_level = sh.dump_level;
 	in->max_mapnr = h.header_version >= 6 && sh.max_mapnr_64 ?
 			sh.max_mapnr_64 : h.max_mapnr;
-	if (sh.split)
+	kd->split = sh.split != 0;
+	kd->start_pfn = sh.start_pfn_64;
+	kd->end_pfn = sh.end_pfn_64;
+	if (kd->split && in->allow_split &&
+	    (kd->start_pfn >= kd->end_pfn || kd->end_pfn > in->max_mapnr))
+		return vs_err(err, "split file range 0x%llx-0x%llx (sub header "
+			      "offset 0x50) is not inside max_mapnr 0x%llx",
+			      (unsigned long long)kd->start_pfn,
+			      (unsigned long long)kd->end_pfn,
+			      (unsigned long long)in->max_mapnr);
+	if (sh.split && !in->allow_split)
 		return vs_err(err, "this is one file of a split set (pfns "
 			      "0x%llx-0x%llx); reassemble the set first",
 			      (unsigned long long)sh.start_pfn_64,
@@ -244,16 +254,59 @@ static int bitmap2_piece(struct vs_input *in, void *arg, const uint8_t *buf,
 	return 0;
 }
 
+/* *N = the set bits of bitmap 2 below PFN (PFN <= max_mapnr). */
+static int rank_of(const struct vs_input *in, uint64_t pfn, uint64_t *n,
+		   struct vs_error *err)
+{
+	uint8_t buf[RANK_PFNS / 8];
+	uint64_t base = pfn & ~(RANK_PFNS - 1);
+	size_t len = (size_t)(pfn - base + 7) / 8;
+
+	if (pfn >= in->max_mapnr) {
+		*n = in->kd.nr_dumpable;
+		return 0;
+	}
+	*n = in->kd.rank[pfn >> VS_RANK_SHIFT];
+	if (vs_input_read_at(in, buf, len, in->kd.bitmap2_off + base / 8,
+			     "bitmap 2", err) < 0)
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		uint8_t byte = buf[i];
+
+		if (base + 8 * i + 8 > pfn)
+			byte &= (uint8_t)((1u << (pfn % 8)) - 1);
+		*n += (uint64_t)__builtin_popcount(byte);
+	}
+	return 0;
+}
+
+/* How many descriptors the file holds: a split file, those of its range. */
+static int count_descs(struct vs_input *in, uint64_t *n, struct vs_error *err)
+{
+	struct vs_kdump_input *kd = &in->kd;
+	uint64_t end;
+
+	*n = kd->nr_dumpable;
+	if (!kd->split)
+		return 0;
+	if (rank_of(in, kd->start_pfn, &kd->desc_base, err) < 0 ||
+	    rank_of(in, kd->end_pfn, &end, err) < 0)
+		return -1;
+	*n = end - kd->desc_base;
+	return 0;
+}
+
 static int build_rank(struct vs_input *in, struct vs_error *err)
 {
-	uint64_t nr = vs_div_round_up(in->max_mapnr, RANK_PFNS) + 1;
+	uint64_t nr = vs_div_round_up(in->max_mapnr, RANK_PFNS) + 1, ndesc;
 
 	in->kd.rank = calloc(nr, sizeof(*in->kd.rank));
 	if (!in->kd.rank)
-		return vs_err(err, "out of memory");
-	if (stream_bitmap(in, in->kd.bitmap2_off, bitmap2_piece, NULL, err) < 0)
+		return vs_err_oom(err, "out of memory");
+	if (stream_bitmap(in, in->kd.bitmap2_off, bitmap2_piece, NULL, err) < 0 ||
+	    count_descs(in, &ndesc, err) < 0)
 		return -1;
-	if (in->kd.desc_off + in->kd.nr_dumpable * sizeof(struct kdump_page_desc) >
+	if (in->kd.desc_off + ndesc * sizeof(struct kdump_page_desc) >
 	    in->file_size)
 		return vs_err(err, "0x%llx page descriptors at offset 0x%llx "
 			      "run past the end of the file (0x%llx)",
@@ -307,7 +360,7 @@ static int desc_index(struct vs_reader *r, uint64_t pfn, uint64_t *index,
 		n += (uint64_t)__builtin_popcount(p[i]);
 	n += (uint64_t)__builtin_popcount(p[(pfn - base) / 8] &
 					  ((1u << (pfn % 8)) - 1));
-	*index = n;
+	*index = n - kd->desc_base;
 	return 0;
 }
 
@@ -364,6 +417,12 @@ int vs_kdump_read_page(struct vs_reader *r, uint64_t pfn, const uint8_t **page,
 		return vs_err(err, "pfn 0x%llx is beyond the dump's max_mapnr "
 			      "0x%llx", (unsigned long long)pfn,
 			      (unsigned long long)in->max_mapnr);
+	if (in->kd.split && (pfn < in->kd.start_pfn || pfn >= in->kd.end_pfn))
+		return vs_err(err, "pfn 0x%llx is not in this file of the "
+			      "split set (0x%llx-0x%llx)",
+			      (unsigned long long)pfn,
+			      (unsigned long long)in->kd.start_pfn,
+			      (unsigned long long)in->kd.end_pfn);
 	if (bitmap2_test(r, pfn, &set, err) < 0)
 		return -1;
 	if (!set)

@@ -96,6 +96,8 @@ static void drop_window(struct vs_window *w)
 
 void vs_reader_fini(struct vs_reader *r)
 {
+	if (r->in && r->in->hooks && r->in->hooks->reader_fini)
+		r->in->hooks->reader_fini(r);
 	for (int i = 0; i < VS_NR_WIN; i++)
 		drop_window(&r->win[i]);
 	free(r->bounce);
@@ -217,7 +219,7 @@ static int read_phys_pages(struct vs_reader *r, uint64_t paddr, uint8_t *p,
 			   (size_t)(in->page_size - in_page) : len;
 		const uint8_t *page;
 
-		if (vs_kdump_read_page(r, paddr >> in->page_shift, &page, err) < 0)
+		if (vs_read_page(r, paddr >> in->page_shift, &page, err) < 0)
 			return vs_err_ctx(err, "physical address 0x%llx (pfn "
 					  "0x%llx)", (unsigned long long)paddr,
 					  (unsigned long long)(paddr >> in->page_shift));
@@ -336,6 +338,8 @@ int vs_read_page(struct vs_reader *r, uint64_t pfn, const uint8_t **page,
 	const struct vs_segment *s;
 	long i = r->last_seg;
 
+	if (in->hooks)
+		return in->hooks->read_page(r, pfn, page, err);
 	if (in->kind == VS_INPUT_KDUMP)
 		return vs_kdump_read_page(r, pfn, page, err);
 	if (i < 0 || paddr < in->phys[i].paddr ||
