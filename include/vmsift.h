@@ -262,6 +262,10 @@ enum vmsift_status vmsift_dumpfile_status(const struct vmsift_dumpfile *df);
  * opening. */
 int vmsift_dumpfile_set_cache(struct vmsift_dumpfile *df, size_t bytes);
 
+/* Pages found in the cache and pages read into it since the open. */
+void vmsift_dumpfile_cache_counts(struct vmsift_dumpfile *df, uint64_t *hits,
+				  uint64_t *misses);
+
 /* Open the dump at PATH, or open as FD (the library reads a duplicate;
  * FD stays the caller's), or the N files of a split set, in any order,
  * open as FDS and named NAMES in messages.  One open per dumpfile. */

@@ -116,7 +116,7 @@ static int read_headers(struct vs_input *in, struct vs_error *err)
 	kd->start_pfn = sh.start_pfn_64;
 	kd->end_pfn = sh.end_pfn_64;
 	if (kd->split && in->allow_split &&
-	    (kd->start_pfn >= kd->end_pfn || kd->end_pfn > in->max_mapnr))
+	    (kd->start_pfn > kd->end_pfn || kd->end_pfn > in->max_mapnr))
 		return vs_err(err, "split file range 0x%llx-0x%llx (sub header "
 			      "offset 0x50) is not inside max_mapnr 0x%llx",
 			      (unsigned long long)kd->start_pfn,

@@ -160,6 +160,14 @@ int vmsift_dumpfile_open_split(struct vmsift_dumpfile *df, const int *fds,
 	return finish_open(df, &df->split.parts[0]);
 }
 
+void vmsift_dumpfile_cache_counts(struct vmsift_dumpfile *df, uint64_t *hits,
+				  uint64_t *misses)
+{
+	*hits = *misses = 0;
+	if (df->cache)
+		vs_pagecache_counts(df->cache, hits, misses);
+}
+
 uint64_t vmsift_dumpfile_page_size(const struct vmsift_dumpfile *df)
 {
 	return df->in ? df->in->page_size : 0;

@@ -8,7 +8,7 @@ mkdir -p "$api_dir"
 
 t_api_build() {
 	make -s -C "$top" WERROR=1 lib/libvmsift.a &&
-		make -s -C "$unit_dir" WERROR=1 test_status
+		make -s -C "$unit_dir" WERROR=1 test_status test_read
 }
 
 # t_status_nospace INPUT: a dump onto a disk that fills up says NO_SPACE.
@@ -29,6 +29,53 @@ t_version() {
 	[ -n "$hdr" ] && [ "$hdr" = "$man" ] && [ "$hdr" = "$cli" ]
 }
 
+# t_read_same INPUT ARGS...: dump INPUT with ARGS at -d 1; every page
+# read back through the read interface equals the ELF input's.
+t_read_same() {
+	local in=$1 out=$work/out/read.kdump; shift
+	vmsift "$@" -d 1 --message-level 0 "$in" "$out" || return 1
+	"$unit_dir/test_read" same "$in" "$out"
+}
+
+t_read_flat() {
+	local in=$1 out=$work/out/read.flat
+	vmsift -F -z -d 1 --message-level 0 "$in" > "$out" || return 1
+	"$unit_dir/test_read" same "$in" "$out"
+}
+
+# t_read_split INPUT MODE: a 3-file split set, given out of order.
+t_read_split() {
+	local in=$1 mode=$2 d=$work/split
+	vmsift --split --splitblock-size 4096 -z -d 1 --message-level 0 \
+		"$in" "$d/s1" "$d/s2" "$d/s3" || return 1
+	"$unit_dir/test_read" "$mode" "$in" "$d/s3" "$d/s1" "$d/s2"
+}
+
+t_read_bitmap() {
+	local in=$1 out=$work/out/read.d31
+	vmsift -l -d 31 --message-level 0 "$in" "$out" || return 1
+	"$unit_dir/test_read" bitmap "$out"
+}
+
+t_read_threads() {
+	local in=$1 out=$work/out/read.z
+	vmsift -z -d 1 --message-level 0 "$in" "$out" || return 1
+	"$unit_dir/test_read" threads "$in" "$out"
+}
+
+t_read_kvirt() {
+	local in=$1 d=$work/split
+	"$unit_dir/test_read" kvirt "$in" || return 1
+	vmsift --split -z -d 31 --message-level 0 "$in" "$d/s1" "$d/s2" || return 1
+	"$unit_dir/test_read" kvirt "$d/s1" "$d/s2"
+}
+
+t_read_errors() {
+	local in=$1 out=$work/out/read.d31
+	vmsift -z -d 31 --message-level 0 "$in" "$out" || return 1
+	"$unit_dir/test_read" errors "$out" "$work/out"
+}
+
 api_in=${vmcores[0]:-}
 run_test "api: one version in the header, the manual and -v" t_version
 run_test "api: build the unit programs" t_api_build
@@ -42,4 +89,21 @@ if [ -n "$api_in" ]; then
 		"$unit_dir/test_status" invalid "$api_in" "$api_dir/invalid"
 	run_test "api: version, options struct_size, open by fd" \
 		"$unit_dir/test_status" contract "$api_in" "$api_dir/contract"
+	for flag in -c -l -p -z; do
+		run_test "api read: every page of kdump $flag -d 1 reads as the ELF input's" \
+			t_read_same "$api_in" $flag
+	done
+	run_test "api read: every page of a flattened file reads as the ELF input's" \
+		t_read_flat "$api_in"
+	run_test "api read: every page of a 3-file split set reads as the ELF input's" \
+		t_read_split "$api_in" same
+	run_test "api read: -d 31 pages are EXCLUDED exactly where the kdump bitmaps say" \
+		t_read_bitmap "$api_in"
+	run_test "api read: 4 threads, small cache, same bytes (kdump zstd)" \
+		t_read_threads "$api_in"
+	run_test "api read: 4 threads, small cache, same bytes (split set)" \
+		t_read_split "$api_in" threads
+	run_test "api read: init_uts_ns through the page tables holds OSRELEASE" \
+		t_read_kvirt "$api_in"
+	run_test "api read: statuses of failed reads and opens" t_read_errors "$api_in"
 fi

@@ -8,7 +8,7 @@
  *       (DUMP made at -d 1)
  *   test_read bitmap KDUMP              states are those of the file's
  *       own bitmaps, parsed here from the on-disk header
- *   test_read threads REF DUMP [DUMP...] 4 threads, a 64 KiB cache, each
+ *   test_read threads REF DUMP [DUMP...] 4 threads, a 256 KiB cache, each
  *       reading every pfn in its own order: the bytes of REF
  *   test_read kvirt DUMP [DUMP...]      init_uts_ns, read through the
  *       page tables, holds VMCOREINFO's OSRELEASE
@@ -220,7 +220,7 @@ struct thread_arg {
 
 /* Every pfn once, in an order of its own: blocks of BLOCK pfns (a file's
  * locality), the blocks taken with a stride prime to their number, and
- * each block twice (the second time, from the cache if it kept it). */
+ * each pfn again 4 pfns later (then from the cache, if it kept it). */
 static void *reader_thread(void *argp)
 {
 	struct thread_arg *t = argp;
@@ -236,11 +236,13 @@ static void *reader_thread(void *argp)
 	p.b = malloc(p.ps);
 	for (uint64_t i = 0; i < nblocks && t->bad < 10; i++) {
 		block = (block + stride) % nblocks;
-		for (uint64_t k = 0; k < 2 * BLOCK; k++) {
-			uint64_t pfn = block * BLOCK + k % BLOCK;
+		for (uint64_t k = 0; k < BLOCK; k++) {
+			uint64_t pfn = block * BLOCK + k;
 
 			if (pfn < max)
 				t->bad += compare_pfn(&p, pfn) < 0;
+			if (pfn < max && k >= 4)
+				t->bad += compare_pfn(&p, pfn - 4) < 0;
 		}
 	}
 	vmsift_reader_free(p.ref);
@@ -253,8 +255,9 @@ static void *reader_thread(void *argp)
 static int t_threads(char **argv, int n)
 {
 	struct vmsift_dumpfile *ref = open_dump(argv, 1, 0);
-	struct vmsift_dumpfile *dump = open_dump(argv + 1, n - 1, 64 << 10);
+	struct vmsift_dumpfile *dump = open_dump(argv + 1, n - 1, 256 << 10);
 	struct thread_arg t[4];
+	uint64_t hits, misses;
 	int bad = 0;
 
 	for (unsigned i = 0; i < 4; i++) {
@@ -266,7 +269,11 @@ static int t_threads(char **argv, int n)
 		pthread_join(t[i].tid, NULL);
 		bad += t[i].bad;
 	}
-	printf("4 threads: %d pages differ\n", bad);
+	vmsift_dumpfile_cache_counts(dump, &hits, &misses);
+	printf("4 threads: %d pages differ; cache: %llu hits, %llu misses\n",
+	       bad, (unsigned long long)hits, (unsigned long long)misses);
+	if (hits == 0 || misses == 0)
+		die("threads", "the cache was not exercised");
 	vmsift_dumpfile_free(ref);
 	vmsift_dumpfile_free(dump);
 	return bad ? 1 : 0;
