@@ -76,6 +76,23 @@ t_read_errors() {
 	"$unit_dir/test_read" errors "$out" "$work/out"
 }
 
+# t_doc_example INPUT: doc/api.md's example program, compiled against
+# the library with the project's warnings, reads a page and the release.
+t_doc_example() {
+	local in=$1 src=$api_dir/read_page.c want
+	sed -n '/<!-- example: read_page.c -->/,/^```$/p' "$top/doc/api.md" |
+		sed '1,2d;$d' > "$src"
+	[ -s "$src" ] || { echo "no example in doc/api.md"; return 1; }
+	cc -O2 -Wall -Wextra -Werror -std=gnu11 -I"$top/include" -o "$api_dir/read_page" \
+		"$src" "$top/lib/libvmsift.a" \
+		$(pkg-config --libs zlib lzo2 snappy libzstd libdeflate) -pthread || return 1
+	want=$(strings -n 8 "$in" | sed -n 's/^OSRELEASE=//p' | head -1)
+	"$api_dir/read_page" "$in" 0x1000 > "$api_dir/example.out" || return 1
+	cat "$api_dir/example.out"
+	grep -q '^pfn 0x1000 of 0x[0-9a-f]*: \(data\|zero\)' "$api_dir/example.out" &&
+		grep -qxF "release: $want" "$api_dir/example.out"
+}
+
 api_in=${vmcores[0]:-}
 run_test "api: one version in the header, the manual and -v" t_version
 run_test "api: build the unit programs" t_api_build
@@ -106,4 +123,6 @@ if [ -n "$api_in" ]; then
 	run_test "api read: init_uts_ns through the page tables holds OSRELEASE" \
 		t_read_kvirt "$api_in"
 	run_test "api read: statuses of failed reads and opens" t_read_errors "$api_in"
+	run_test "api read: doc/api.md's example program reads a page and the release" \
+		t_doc_example "$api_in"
 fi
