@@ -33,6 +33,14 @@ extern "C" {
 #define VMSIFT_VERSION_MINOR 1
 #define VMSIFT_VERSION_PATCH 0
 
+/* VMSIFT_API marks what libvmsift exports: the library is compiled with
+ * -fvisibility=hidden, and lib/libvmsift.map names the version node. */
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define VMSIFT_API __attribute__((visibility("default")))
+#else
+#define VMSIFT_API
+#endif
+
 /* Dump level bits (makedumpfile's -d). */
 #define VMSIFT_DL_ZERO          1u  /* pages filled with zero */
 #define VMSIFT_DL_CACHE         2u  /* non-private page cache */
@@ -101,7 +109,7 @@ struct vmsift_options {
 #define VMSIFT_OPTIONS_INIT { .struct_size = sizeof(struct vmsift_options) }
 
 /* Zero *O, every field at its default, and set its struct_size. */
-void vmsift_options_init(struct vmsift_options *o);
+VMSIFT_API void vmsift_options_init(struct vmsift_options *o);
 
 /* Counts, in pages, of one dump; the rows of makedumpfile's report. */
 struct vmsift_stats {
@@ -129,38 +137,39 @@ struct vmsift;
 
 /* The version of the library running, which may differ from the
  * VMSIFT_VERSION_STRING the caller was built with: "0.1.0". */
-const char *vmsift_version(void);
+VMSIFT_API const char *vmsift_version(void);
 
 /* A new session, or NULL when out of memory. */
-struct vmsift *vmsift_new(void);
+VMSIFT_API struct vmsift *vmsift_new(void);
 /* Release the session and all it holds; NULL is a no-op. */
-void vmsift_free(struct vmsift *vs);
+VMSIFT_API void vmsift_free(struct vmsift *vs);
 
 /* The message of the last failure, with its context; "" if none. */
-const char *vmsift_error(const struct vmsift *vs);
+VMSIFT_API const char *vmsift_error(const struct vmsift *vs);
 
 /* The status of the last failure (VMSIFT_OK if the last call did not
  * fail), and a short name for a status ("no space"). */
-enum vmsift_status vmsift_status(const struct vmsift *vs);
-const char *vmsift_status_name(enum vmsift_status st);
+VMSIFT_API enum vmsift_status vmsift_status(const struct vmsift *vs);
+VMSIFT_API const char *vmsift_status_name(enum vmsift_status st);
 
 /* Open the input dump at PATH: an ELF vmcore (/proc/vmcore, makedumpfile
  * -E, QEMU's dump-guest-memory), a kdump-compressed file (any codec; to
  * re-filter it), or either of them as a flattened stream (makedumpfile
  * -F, read from a file).  A file of a split set is refused: reassemble
- * the set first (vmsift_reassemble) or read it with vmsift_read_open_split.
+ * the set first (vmsift_reassemble) or read it with
+ * vmsift_dumpfile_open_split.
  * A session opens one input, once: a second vmsift_open() fails with
  * VMSIFT_E_INVALID; use a new session for another input. */
-int vmsift_open(struct vmsift *vs, const char *path);
+VMSIFT_API int vmsift_open(struct vmsift *vs, const char *path);
 
 /* The same for an input the caller has open as FD (readable, seekable).
  * The library works on its own duplicate of FD (close-on-exec) and
  * closes that; FD stays the caller's.  NAME names it in messages. */
-int vmsift_open_fd(struct vmsift *vs, int fd, const char *name);
+VMSIFT_API int vmsift_open_fd(struct vmsift *vs, int fd, const char *name);
 
 /* Take VMCOREINFO from a text file (makedumpfile -i) instead of the
  * dump's own note.  Call after vmsift_open(). */
-int vmsift_set_vmcoreinfo_file(struct vmsift *vs, const char *path);
+VMSIFT_API int vmsift_set_vmcoreinfo_file(struct vmsift *vs, const char *path);
 
 /* Write a dump of the opened input to OUT_FD, which must be open for
  * writing; it must be seekable unless opts->flattened is set.
@@ -168,42 +177,45 @@ int vmsift_set_vmcoreinfo_file(struct vmsift *vs, const char *path);
  * any number of times, one dump at a time, with the same or other
  * options (the CLI's -d 1,31 retry does); each dump reads the input
  * afresh. */
-int vmsift_dump(struct vmsift *vs, const struct vmsift_options *opts,
-		int out_fd, const char *out_name);
+VMSIFT_API int vmsift_dump(struct vmsift *vs, const struct vmsift_options *opts,
+			   int out_fd, const char *out_name);
 
 /* Ask a running vmsift_dump() to stop: it ends the dump as an
  * incomplete one (readable, flagged so) and fails.  Safe to call from a
  * signal handler or another thread. */
-void vmsift_cancel(struct vmsift *vs);
+VMSIFT_API void vmsift_cancel(struct vmsift *vs);
 
 /* Write a split set (makedumpfile --split): N kdump-compressed files,
  * file i holding the pages of one contiguous pfn range, ranges balanced
  * by dumpable pages in units of opts->splitblock_size; crash and
  * libkdumpfile open them together.  One pass, all threads. */
-int vmsift_dump_split(struct vmsift *vs, const struct vmsift_options *opts,
-		      const int *out_fds, const char *const *out_names,
-		      unsigned n);
+VMSIFT_API int vmsift_dump_split(struct vmsift *vs,
+				 const struct vmsift_options *opts,
+				 const int *out_fds,
+				 const char *const *out_names, unsigned n);
 
 /* Merge the files of a split set, open as PART_FDS[0..N) (readable,
  * seekable, named PART_NAMES[i] in messages), in order, into OUT_FD: the
  * file a direct dump would have written.  Refuses parts of different
  * dumps, missing parts and parts out of order.  Needs no vmsift_open(). */
-int vmsift_reassemble(struct vmsift *vs, const int *part_fds,
-		      const char *const *part_names, unsigned n,
-		      int out_fd, const char *out_name);
+VMSIFT_API int vmsift_reassemble(struct vmsift *vs, const int *part_fds,
+				 const char *const *part_names, unsigned n,
+				 int out_fd, const char *out_name);
 
 /* What the last vmsift_dump() found doubtful in the dead kernel's page
  * metadata (unreadable struct pages, broken free lists, absurd orders),
  * one line each with the pfns and addresses, the pages concerned kept;
  * "" when nothing was. */
-const char *vmsift_doubts(const struct vmsift *vs);
+VMSIFT_API const char *vmsift_doubts(const struct vmsift *vs);
 
 /* The counts of the last vmsift_dump(). */
-void vmsift_get_stats(const struct vmsift *vs, struct vmsift_stats *st);
+VMSIFT_API void vmsift_get_stats(const struct vmsift *vs,
+				 struct vmsift_stats *st);
 
 /* Rebuild a seekable dump from a flattened stream (makedumpfile -R). */
-int vmsift_rebuild_flattened(struct vmsift *vs, int in_fd, const char *in_name,
-			     int out_fd, const char *out_name);
+VMSIFT_API int vmsift_rebuild_flattened(struct vmsift *vs, int in_fd,
+					const char *in_name, int out_fd,
+					const char *out_name);
 
 /* Write the dead kernel's log buffer as text to OUT_FD (makedumpfile
  * --dump-dmesg), byte for byte as makedumpfile writes it: one
@@ -212,8 +224,8 @@ int vmsift_rebuild_flattened(struct vmsift *vs, int in_fd, const char *in_name,
  * only the records since the last "dmesg --clear" (--partial-dmesg).
  * OUT_NAME names OUT_FD in messages.  A corrupt log fails, naming the
  * address; what was written before the failure stays in OUT_FD. */
-int vmsift_dump_dmesg(struct vmsift *vs, int partial, int out_fd,
-		      const char *out_name);
+VMSIFT_API int vmsift_dump_dmesg(struct vmsift *vs, int partial, int out_fd,
+				 const char *out_name);
 
 /*
  * Reading a dump: random access to the memory a dump holds, for tools
@@ -251,65 +263,70 @@ enum vmsift_page {
 };
 
 /* A dumpfile with nothing open, or NULL when out of memory. */
-struct vmsift_dumpfile *vmsift_dumpfile_new(void);
+VMSIFT_API struct vmsift_dumpfile *vmsift_dumpfile_new(void);
 /* Close and release it; NULL is a no-op.  Its readers must be gone. */
-void vmsift_dumpfile_free(struct vmsift_dumpfile *df);
+VMSIFT_API void vmsift_dumpfile_free(struct vmsift_dumpfile *df);
 /* The last failure of a vmsift_dumpfile_* call, as for a session. */
-const char *vmsift_dumpfile_error(const struct vmsift_dumpfile *df);
-enum vmsift_status vmsift_dumpfile_status(const struct vmsift_dumpfile *df);
+VMSIFT_API const char *vmsift_dumpfile_error(const struct vmsift_dumpfile *df);
+VMSIFT_API enum vmsift_status vmsift_dumpfile_status(
+	const struct vmsift_dumpfile *df);
 
 /* Keep at most BYTES of decompressed pages (0: no cache).  Call before
  * opening. */
-int vmsift_dumpfile_set_cache(struct vmsift_dumpfile *df, size_t bytes);
+VMSIFT_API int vmsift_dumpfile_set_cache(struct vmsift_dumpfile *df,
+					 size_t bytes);
 
 /* Pages found in the cache and pages read into it since the open. */
-void vmsift_dumpfile_cache_counts(struct vmsift_dumpfile *df, uint64_t *hits,
-				  uint64_t *misses);
+VMSIFT_API void vmsift_dumpfile_cache_counts(struct vmsift_dumpfile *df,
+					     uint64_t *hits, uint64_t *misses);
 
 /* Open the dump at PATH, or open as FD (the library reads a duplicate;
  * FD stays the caller's), or the N files of a split set, in any order,
  * open as FDS and named NAMES in messages.  One open per dumpfile. */
-int vmsift_dumpfile_open(struct vmsift_dumpfile *df, const char *path);
-int vmsift_dumpfile_open_fd(struct vmsift_dumpfile *df, int fd,
-			    const char *name);
-int vmsift_dumpfile_open_split(struct vmsift_dumpfile *df, const int *fds,
-			       const char *const *names, unsigned n);
+VMSIFT_API int vmsift_dumpfile_open(struct vmsift_dumpfile *df,
+				    const char *path);
+VMSIFT_API int vmsift_dumpfile_open_fd(struct vmsift_dumpfile *df, int fd,
+				       const char *name);
+VMSIFT_API int vmsift_dumpfile_open_split(struct vmsift_dumpfile *df,
+					  const int *fds,
+					  const char *const *names, unsigned n);
 
 /* The dumped machine's page size; pfns run from 0 to max_pfn - 1. */
-uint64_t vmsift_dumpfile_page_size(const struct vmsift_dumpfile *df);
-uint64_t vmsift_dumpfile_max_pfn(const struct vmsift_dumpfile *df);
+VMSIFT_API uint64_t vmsift_dumpfile_page_size(const struct vmsift_dumpfile *df);
+VMSIFT_API uint64_t vmsift_dumpfile_max_pfn(const struct vmsift_dumpfile *df);
 /* The dump's VMCOREINFO text and its length, or NULL without one. */
-const char *vmsift_dumpfile_vmcoreinfo(const struct vmsift_dumpfile *df,
-				       size_t *len);
+VMSIFT_API const char *vmsift_dumpfile_vmcoreinfo(
+	const struct vmsift_dumpfile *df, size_t *len);
 
 /* A reader of DF, or NULL when out of memory or DF is not open. */
-struct vmsift_reader *vmsift_reader_new(struct vmsift_dumpfile *df);
-void vmsift_reader_free(struct vmsift_reader *r);
+VMSIFT_API struct vmsift_reader *vmsift_reader_new(struct vmsift_dumpfile *df);
+VMSIFT_API void vmsift_reader_free(struct vmsift_reader *r);
 /* The last failure of a read on R. */
-const char *vmsift_reader_error(const struct vmsift_reader *r);
-enum vmsift_status vmsift_reader_status(const struct vmsift_reader *r);
+VMSIFT_API const char *vmsift_reader_error(const struct vmsift_reader *r);
+VMSIFT_API enum vmsift_status vmsift_reader_status(
+	const struct vmsift_reader *r);
 
 /* Page PFN into BUF (page size bytes), its state into *STATE; a page not
  * in the dump (NOT_PRESENT, EXCLUDED) reads as zeros and is no failure.
  * Fails with VMSIFT_E_INVALID for a pfn at or past max_pfn, BAD_INPUT or
  * IO when the page cannot be read. */
-int vmsift_read_pfn(struct vmsift_reader *r, uint64_t pfn, void *buf,
-		    enum vmsift_page *state);
+VMSIFT_API int vmsift_read_pfn(struct vmsift_reader *r, uint64_t pfn, void *buf,
+			       enum vmsift_page *state);
 /* LEN bytes of physical memory at PADDR into BUF; fails with
  * VMSIFT_E_NO_DATA if any of them is not in the dump. */
-int vmsift_read_phys(struct vmsift_reader *r, uint64_t paddr, void *buf,
-		     size_t len);
+VMSIFT_API int vmsift_read_phys(struct vmsift_reader *r, uint64_t paddr,
+				void *buf, size_t len);
 /* LEN bytes of the dead kernel's virtual memory at VADDR, translated
  * through its page tables; UNSUPPORTED without the VMCOREINFO or the
  * architecture that needs, NO_DATA where a page is not in the dump. */
-int vmsift_read_kvirt(struct vmsift_reader *r, uint64_t vaddr, void *buf,
-		      size_t len);
+VMSIFT_API int vmsift_read_kvirt(struct vmsift_reader *r, uint64_t vaddr,
+				 void *buf, size_t len);
 
 /* The name of a codec ("zlib", "lzo", "snappy", "zstd", "none"). */
-const char *vmsift_codec_name(enum vmsift_codec codec);
+VMSIFT_API const char *vmsift_codec_name(enum vmsift_codec codec);
 
 /* The number of CPUs online, at least 1. */
-unsigned vmsift_cpus_online(void);
+VMSIFT_API unsigned vmsift_cpus_online(void);
 
 #ifdef __cplusplus
 }

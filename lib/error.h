@@ -13,8 +13,9 @@
  * kind of failure it was, for a caller that must act on it rather than
  * print it.  vs_err() sets BAD_INPUT (most messages are about the dump's
  * data); vs_err_sys() maps errno (ENOSPC, EDQUOT, EFBIG: NO_SPACE; ENOMEM:
- * NO_MEMORY; 0, a short read: BAD_INPUT; else IO); vs_err_st() sets the one given, vs_err_oom()
- * NO_MEMORY; vs_err_ctx() keeps the status of the message it extends.
+ * NO_MEMORY; 0, a short read: BAD_INPUT; else IO); vs_err_st() sets the
+ * one given, vs_err_oom() NO_MEMORY; vs_err_ctx() keeps the status of the
+ * message it extends.
  */
 #ifndef VMSIFT_ERROR_H
 #define VMSIFT_ERROR_H

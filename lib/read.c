@@ -13,7 +13,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "arch.h"
 #include "error.h"
@@ -47,7 +46,7 @@ struct vmsift_dumpfile *vmsift_dumpfile_new(void)
 	struct vmsift_dumpfile *df = calloc(1, sizeof(*df));
 
 	if (df) {
-		df->single.fd = -1;
+		df->single.file.fd = -1;
 		df->cache_bytes = DEFAULT_CACHE;
 	}
 	return df;
@@ -113,19 +112,18 @@ static int check_unopened(struct vmsift_dumpfile *df)
 	return 0;
 }
 
-static int open_single(struct vmsift_dumpfile *df, int fd, const char *name)
+/* The rest of opening SINGLE, once its file opened (RC 0) or not. */
+static int open_single(struct vmsift_dumpfile *df, int rc)
 {
 	struct vs_input *in = &df->single;
 
-	if (fd < 0)
-		return vs_err_sys(&df->err, "cannot open '%s'", name);
-	if (vs_input_open_fd(in, fd, name, &df->err) < 0) {
+	if (rc < 0) {
 		vs_input_close(in);
 		return -1;
 	}
-	in->no_mmap = in->is_flat;
+	in->no_mmap = in->file.is_flat;
 	/* Reads come in any order: no read-ahead past what is asked. */
-	posix_fadvise(in->fd, 0, 0, POSIX_FADV_RANDOM);
+	posix_fadvise(in->file.fd, 0, 0, POSIX_FADV_RANDOM);
 	return finish_open(df, in);
 }
 
@@ -133,7 +131,7 @@ int vmsift_dumpfile_open(struct vmsift_dumpfile *df, const char *path)
 {
 	if (check_unopened(df) < 0)
 		return -1;
-	return open_single(df, open(path, O_RDONLY | O_CLOEXEC), path);
+	return open_single(df, vs_input_open(&df->single, path, &df->err));
 }
 
 int vmsift_dumpfile_open_fd(struct vmsift_dumpfile *df, int fd,
@@ -144,7 +142,8 @@ int vmsift_dumpfile_open_fd(struct vmsift_dumpfile *df, int fd,
 	if (fd < 0)
 		return vs_err_st(&df->err, VMSIFT_E_INVALID, "'%s': file "
 				 "descriptor %d", name, fd);
-	return open_single(df, fcntl(fd, F_DUPFD_CLOEXEC, 3), name);
+	return open_single(df, vs_input_open_fd(&df->single, fd, name,
+						&df->err));
 }
 
 int vmsift_dumpfile_open_split(struct vmsift_dumpfile *df, const int *fds,
@@ -288,7 +287,7 @@ int vmsift_read_pfn(struct vmsift_reader *rd, uint64_t pfn, void *buf,
 	vs_err_clear(&rd->err);
 	if (read_page(rd, pfn, buf, state) < 0)
 		return vs_err_ctx(&rd->err, "cannot read pfn 0x%llx of '%s'",
-				  (unsigned long long)pfn, rd->df->in->path);
+				  (unsigned long long)pfn, rd->df->in->file.name);
 	return 0;
 }
 
@@ -337,7 +336,7 @@ int vmsift_read_phys(struct vmsift_reader *rd, uint64_t paddr, void *buf,
 	if (copy_phys(rd, paddr, buf, len) < 0)
 		return vs_err_ctx(&rd->err, "cannot read 0x%zx bytes at physical "
 				  "address 0x%llx of '%s'", len,
-				  (unsigned long long)paddr, rd->df->in->path);
+				  (unsigned long long)paddr, rd->df->in->file.name);
 	return 0;
 }
 
@@ -373,11 +372,11 @@ int vmsift_read_kvirt(struct vmsift_reader *rd, uint64_t vaddr, void *buf,
 	if (!rd->df->arch) {
 		rd->err = rd->df->arch_err;
 		return vs_err_ctx(&rd->err, "cannot translate kernel addresses "
-				  "of '%s'", rd->df->in->path);
+				  "of '%s'", rd->df->in->file.name);
 	}
 	if (copy_kvirt(rd, vaddr, buf, len) < 0)
 		return vs_err_ctx(&rd->err, "cannot read 0x%zx bytes at kernel "
 				  "address 0x%llx of '%s'", len,
-				  (unsigned long long)vaddr, rd->df->in->path);
+				  (unsigned long long)vaddr, rd->df->in->file.name);
 	return 0;
 }

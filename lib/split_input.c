@@ -2,7 +2,6 @@
  * split_input.c - a split set as one input (split_input.h), for the read
  * interface (read.c).
  */
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,7 +64,7 @@ static int split_read_page(struct vs_reader *r, uint64_t pfn,
 		return vs_kdump_read_page(r, pfn, page, err);
 	sub = sub_reader(r, s, (unsigned)k, err);
 	if (!sub || vs_read_page(sub, pfn, page, err) < 0)
-		return vs_err_ctx(err, "'%s'", s->parts[k].path);
+		return vs_err_ctx(err, "'%s'", s->parts[k].file.name);
 	return 0;
 }
 
@@ -105,18 +104,18 @@ static int check_set(const struct vs_split *s, struct vs_error *err)
 
 		if (!p->kd.split)
 			return vs_err(err, "'%s' is not a file of a split set",
-				      p->path);
+				      p->file.name);
 		if (p->max_mapnr != first->max_mapnr ||
 		    p->page_size != first->page_size ||
 		    p->kd.tv_sec != first->kd.tv_sec)
 			return vs_err(err, "'%s' and '%s' are files of "
-				      "different dumps", first->path, p->path);
+				      "different dumps", first->file.name, p->file.name);
 		if (p->kd.start_pfn != next)
 			return vs_err(err, "the split set has %s at pfn 0x%llx "
 				      "('%s' starts at 0x%llx)",
 				      p->kd.start_pfn > next ? "a gap" :
 				      "an overlap", (unsigned long long)next,
-				      p->path,
+				      p->file.name,
 				      (unsigned long long)p->kd.start_pfn);
 		next = p->kd.end_pfn;
 	}
@@ -131,18 +130,14 @@ static int check_set(const struct vs_split *s, struct vs_error *err)
 static int open_part(struct vs_input *in, int fd, const char *name,
 		     struct vs_error *err)
 {
-	int dup = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-
-	in->fd = -1;
+	in->file.fd = -1;
 	in->allow_split = 1;
-	if (dup < 0)
-		return vs_err_sys(err, "cannot use '%s'", name);
-	if (vs_input_open_fd(in, dup, name, err) < 0)
+	if (vs_input_open_fd(in, fd, name, err) < 0)
 		return -1;
 	if (in->kind != VS_INPUT_KDUMP)
 		return vs_err(err, "'%s' is not kdump-compressed: not a file "
 			      "of a split set", name);
-	in->no_mmap = in->is_flat;
+	in->no_mmap = in->file.is_flat;
 	return 0;
 }
 

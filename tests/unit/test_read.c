@@ -14,7 +14,9 @@
  *       page tables, holds VMCOREINFO's OSRELEASE
  *   test_read errors DUMP DIR           statuses of failed reads and opens
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE             /* memmem */
+#endif
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
