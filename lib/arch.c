@@ -36,7 +36,7 @@ int vs_arch_new(struct vs_arch **out, const struct vs_input *in,
 				 (unsigned)in->elf_machine);
 	a = calloc(1, sizeof(*a));
 	if (!a)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	a->ops = ops;
 	if (vs_reader_init(&r, in, err) < 0) {
 		free(a);

@@ -31,12 +31,12 @@ static int new_workers(struct vs_dump *d, struct vs_error *err)
 {
 	d->workers = calloc(d->nworkers, sizeof(*d->workers));
 	if (!d->workers)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	for (unsigned i = 0; i < d->nworkers; i++) {
 		struct vs_worker *w = calloc(1, sizeof(*w));
 
 		if (!w)
-			return vs_err(err, "out of memory");
+			return vs_err_oom(err, "out of memory");
 		d->workers[i] = w;
 		w->d = d;
 		if (vs_reader_init(&w->reader, d->in, err) < 0)
@@ -187,7 +187,7 @@ static int dump_to(struct vmsift *vs, const struct vmsift_options *opts,
 	vs_err_clear(&vs->err);
 	atomic_store(&vs->cancel, 0);
 	if (!sinks)
-		return vs_err(&vs->err, "out of memory");
+		return vs_err_oom(&vs->err, "out of memory");
 	if (check_options(vs, opts, &vs->err) < 0) {
 		free(sinks);
 		return -1;

@@ -6,6 +6,7 @@
 
 #include "error.h"
 
+__attribute__((format(printf, 3, 0)))
 static int set_v(struct vs_error *e, enum vmsift_status st, const char *fmt,
 		 va_list ap)
 {

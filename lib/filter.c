@@ -386,7 +386,7 @@ int vs_filter_new(struct vs_filter **out, const struct vs_input *in,
 					  "which the dump lacks", dump_level) : 0;
 	f = calloc(1, sizeof(*f));
 	if (!f)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	f->in = in;
 	f->level = dump_level;
 	if (setup(f, in, err) < 0) {
@@ -886,7 +886,7 @@ int vs_filter_chunk(const struct vs_filter *f, struct vs_reader *r,
 		return 0;
 	s.buf = malloc((BATCH + 1) * f->sps);
 	if (!s.buf)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	s.next = lookback(&s);
 	if (s.next < s.end)
 		scan_segments(&s);
@@ -918,7 +918,7 @@ static int add_free(struct walk *w, uint64_t pfn, uint64_t nr,
 		void *p = realloc(f->freel, cap * sizeof(*f->freel));
 
 		if (!p)
-			return vs_err(err, "out of memory");
+			return vs_err_oom(err, "out of memory");
 		f->freel = p;
 		w->cap = cap;
 	}

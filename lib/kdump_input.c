@@ -81,7 +81,7 @@ static int check_notes(struct vs_input *in, const struct kdump_sub_header *sh,
 			      (unsigned long long)in->file.size);
 	in->notes = malloc(sh->size_note + 1);
 	if (!in->notes)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	in->notes_size = sh->size_note;
 	return vs_file_read_at(&in->file, in->notes, sh->size_note, sh->offset_note, "notes",
 		       err);
@@ -154,7 +154,7 @@ static int stream_bitmap(struct vs_input *in, uint64_t off,
 	int ret = 0;
 
 	if (!buf)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	for (uint64_t done = 0; done < len && ret == 0;) {
 		size_t n = len - done < STREAM_BUF ? (size_t)(len - done) : STREAM_BUF;
 
@@ -177,7 +177,7 @@ static int add_run(struct vs_input *in, uint64_t start, uint64_t end,
 		struct vs_segment *p = realloc(in->phys, ncap * sizeof(*p));
 
 		if (!p)
-			return vs_err(err, "out of memory");
+			return vs_err_oom(err, "out of memory");
 		in->phys = p;
 		*cap = ncap;
 	}
@@ -231,7 +231,7 @@ static int build_segments(struct vs_input *in, struct vs_error *err)
 			      "present", (unsigned long long)in->kd.bitmap1_off);
 	in->loads = malloc(in->nr_phys * sizeof(*in->loads));
 	if (!in->loads)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	memcpy(in->loads, in->phys, in->nr_phys * sizeof(*in->loads));
 	in->nr_loads = in->nr_phys;
 	return 0;

@@ -75,7 +75,7 @@ int vs_reader_init(struct vs_reader *r, const struct vs_input *in,
 	vs_view_init(&r->view, &in->file, in->no_mmap);
 	r->bounce = aligned_alloc(64, in->page_size);
 	if (!r->bounce)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	return 0;
 }
 

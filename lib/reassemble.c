@@ -89,7 +89,7 @@ static int open_part(struct part *p, int fd, const char *name,
 			      "offset 0x%llx: split is 0)", name,
 			      (unsigned long long)bs + 12);
 	p->buf = malloc(RA_BUF);
-	return p->buf ? 0 : vs_err(err, "out of memory");
+	return p->buf ? 0 : vs_err_oom(err, "out of memory");
 }
 
 /* Headers equal but for what differs between the files of one set. */
@@ -120,7 +120,7 @@ static int check_set(struct reassembly *r, struct vs_error *err)
 	int ret = -1;
 
 	if (!x || !y) {
-		vs_err(err, "out of memory");
+		vs_err_oom(err, "out of memory");
 		goto out;
 	}
 	for (unsigned i = 0; i < r->n; i++) {
@@ -177,7 +177,7 @@ static int count_dumpable(struct reassembly *r, uint64_t from, uint64_t to,
 	uint64_t n = 0;
 
 	if (!buf)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	for (uint64_t pfn = from; pfn < to;) {
 		uint64_t byte = pfn / 8;
 		uint64_t len = vs_div_round_up(to, 8) - byte;
@@ -217,7 +217,7 @@ static int write_meta(struct reassembly *r, struct vs_error *err)
 	int ret = 0;
 
 	if (!buf)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	for (uint64_t off = 0; off < r->meta_len && ret == 0; off += RA_BUF) {
 		size_t n = r->meta_len - off < RA_BUF ?
 			   (size_t)(r->meta_len - off) : RA_BUF;
@@ -323,7 +323,7 @@ static int write_data(struct reassembly *r, struct vs_error *err)
 	int ret = 0;
 
 	if (!out || !desc) {
-		ret = vs_err(err, "out of memory");
+		ret = vs_err_oom(err, "out of memory");
 		goto out;
 	}
 	r->zero_off = r->data_off;
@@ -382,7 +382,7 @@ int vmsift_reassemble(struct vmsift *vs, const int *part_fds,
 				 "no split files to reassemble");
 	r.parts = calloc(n, sizeof(*r.parts));
 	if (!r.parts)
-		return vs_err(&vs->err, "out of memory");
+		return vs_err_oom(&vs->err, "out of memory");
 	for (unsigned i = 0; i < n; i++)
 		if (open_part(&r.parts[i], part_fds[i], part_names[i],
 			      &vs->err) < 0)

@@ -61,7 +61,7 @@ int vs_dump_run(struct vs_dump *d, const struct vs_pipeline_ops *ops,
 	int ret;
 
 	if (!sp)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	for (unsigned i = 0; i < nslots; i++)
 		sp[i] = (char *)slots + i * slot_size;
 	ret = vs_pipeline_run(ops, arg, (void **)d->workers, d->nthreads, sp,

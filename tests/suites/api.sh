@@ -93,6 +93,31 @@ t_doc_example() {
 		grep -qxF "release: $want" "$api_dir/example.out"
 }
 
+# t_read_tsan INPUT: the threads test built with TSan (the library and
+# the test from source): no data race between 4 readers of a split set.
+t_read_tsan() {
+	local in=$1 dir=$work/tsan-read d=$work/split log
+	command -v clang >/dev/null || { echo "clang not found"; return 1; }
+	mkdir -p "$dir" || return 1
+	# shellcheck disable=SC2046
+	clang -g -O1 -fsanitize=thread -std=gnu11 -pthread \
+		$(make -s -C "$top" print-VMSIFT_CPPFLAGS) -o "$dir/test_read" \
+		"$top"/lib/*.c "$unit_dir/test_read.c" \
+		$(make -s -C "$top" print-VMSIFT_LDLIBS) || return 1
+	vmsift --split --splitblock-size 4096 -z -d 1 --message-level 0 \
+		"$in" "$d/s1" "$d/s2" "$d/s3" || return 1
+	log=$dir/log
+	TEST_READ_MAX_PFN=0x6000 TSAN_OPTIONS=halt_on_error=0 \
+		"$dir/test_read" threads "$in" "$d/s1" "$d/s2" "$d/s3" > "$log" 2>&1
+	local rc=$?
+	if grep -q "WARNING: ThreadSanitizer" "$log"; then
+		grep -m1 -A30 "WARNING: ThreadSanitizer" "$log"
+		return 1
+	fi
+	cat "$log"
+	return $rc
+}
+
 api_in=${vmcores[0]:-}
 run_test "api: one version in the header, the manual and -v" t_version
 run_test "api: build the unit programs" t_api_build
@@ -123,6 +148,8 @@ if [ -n "$api_in" ]; then
 	run_test "api read: init_uts_ns through the page tables holds OSRELEASE" \
 		t_read_kvirt "$api_in"
 	run_test "api read: statuses of failed reads and opens" t_read_errors "$api_in"
+	run_test "api read: 4 threads of a split set under TSan: no data race" \
+		t_read_tsan "$api_in"
 	run_test "api read: doc/api.md's example program reads a page and the release" \
 		t_doc_example "$api_in"
 fi

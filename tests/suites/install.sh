@@ -194,7 +194,7 @@ t_exports() {
 		grep -v '^typedef')
 	[ -z "$undeclared" ] || { echo "declared without VMSIFT_API:"; echo "$undeclared"; return 1; }
 	declared=$(grep -oE '^VMSIFT_API [^(]*\bvmsift_[a-z0-9_]+\(' "$top/include/vmsift.h" |
-		grep -oE 'vmsift_[a-z0-9_]+' | sort)
+		grep -oE 'vmsift_[a-z0-9_]+\($' | tr -d '(' | sort)
 	[ -n "$declared" ] || { echo "no VMSIFT_API declaration in vmsift.h"; return 1; }
 	exported=$(nm -D --defined-only "$so" | awk '$2 != "A" { print $3 }' | sort)
 	if [ "$(sed 's/@@VMSIFT_0$//' <<<"$exported")" != "$declared" ]; then

@@ -10,6 +10,7 @@
  *       own bitmaps, parsed here from the on-disk header
  *   test_read threads REF DUMP [DUMP...] 4 threads, a 256 KiB cache, each
  *       reading every pfn in its own order: the bytes of REF
+ *       (the first TEST_READ_MAX_PFN pfns only, when that is set)
  *   test_read kvirt DUMP [DUMP...]      init_uts_ns, read through the
  *       page tables, holds VMCOREINFO's OSRELEASE
  *   test_read errors DUMP DIR           statuses of failed reads and opens
@@ -19,6 +20,7 @@
 #endif
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,11 +229,16 @@ static void *reader_thread(void *argp)
 {
 	struct thread_arg *t = argp;
 	uint64_t max = vmsift_dumpfile_max_pfn(t->dump);
+	const char *limit = getenv("TEST_READ_MAX_PFN");
 	uint64_t nblocks = (max + BLOCK - 1) / BLOCK, block = t->seed;
 	uint64_t stride = 7 + 6 * (uint64_t)t->seed;
 	struct pair p = { new_reader(t->ref), new_reader(t->dump), NULL, NULL,
 			  vmsift_dumpfile_page_size(t->dump), 0 };
 
+	if (limit && strtoull(limit, NULL, 0) < max) {
+		max = strtoull(limit, NULL, 0);
+		nblocks = (max + BLOCK - 1) / BLOCK;
+	}
 	while (nblocks % stride == 0)
 		stride++;
 	p.a = malloc(p.ps);
@@ -442,6 +449,13 @@ static int t_errors(char **argv)
 	rc = vmsift_dumpfile_open_split(bad, (int[]){ 0 }, (const char *[]){ "x" }, 0);
 	expect(vmsift_dumpfile_status(bad), rc, VMSIFT_E_INVALID,
 	       "a split set of no file", vmsift_dumpfile_error(bad));
+	vmsift_dumpfile_free(bad);
+	/* A cache no machine has room for. */
+	bad = vmsift_dumpfile_new();
+	vmsift_dumpfile_set_cache(bad, SIZE_MAX / 2);
+	rc = vmsift_dumpfile_open(bad, argv[0]);
+	expect(vmsift_dumpfile_status(bad), rc, VMSIFT_E_NO_MEMORY,
+	       "a cache of SIZE_MAX / 2 bytes", vmsift_dumpfile_error(bad));
 	vmsift_dumpfile_free(bad);
 	vmsift_dumpfile_free(df);
 	t_errors_cut(argv[0], argv[1]);
