@@ -2,13 +2,18 @@
  * vmsift.h - the public API of libvmsift, the library that saves a Linux
  * kernel crash dump.
  *
- * The model: a struct vmsift is one session.  Open an input (a vmcore: the
- * kernel's /proc/vmcore or an ELF dump file), optionally give it
- * VMCOREINFO from a text file, then write one dump from it with
- * vmsift_dump().  Every call that can fail returns 0 on success or -1 on
- * failure; the failure's message, with the context of every layer that saw
- * it ("cannot dump 'x': ...: short read at offset 0x1000"), is then
- * available from vmsift_error().  The library never prints and never exits.
+ * The model: a struct vmsift is one session that writes dumps.  Open an
+ * input once (vmsift_open, vmsift_open_fd: the formats are listed there),
+ * optionally give it VMCOREINFO from a text file, then write dumps from
+ * it with vmsift_dump() or vmsift_dump_split(), as many as wanted, one at
+ * a time.  A struct vmsift_dumpfile, further down, is a dump opened to be
+ * read: pages, physical and kernel virtual memory, from many threads.
+ *
+ * Errors: every call that can fail returns 0 on success or -1 on failure;
+ * the failure's message, with the context of every layer that saw it
+ * ("cannot dump 'x': ...: short read at offset 0x1000"), is then
+ * available from vmsift_error(), and its kind (enum vmsift_status) from
+ * vmsift_status().  The library never prints and never exits.
  *
  * Threads: one struct vmsift must not be used by two threads at once;
  * separate sessions are independent.  vmsift_dump() runs its own worker
@@ -16,7 +21,10 @@
  *
  * Ownership: the library owns the session and everything hanging off it;
  * vmsift_free() releases all of it and accepts NULL.  File descriptors
- * passed in stay the caller's: the library never closes them.
+ * passed in stay the caller's: the library never closes them (where it
+ * keeps one open, it keeps a duplicate).
+ *
+ * doc/api.md is the map of this header, with examples.
  */
 #ifndef VMSIFT_H
 #define VMSIFT_H
