@@ -261,7 +261,10 @@ VMSIFT_API int vmsift_dump_dmesg(struct vmsift *vs, int partial, int out_fd,
 struct vmsift_dumpfile;
 struct vmsift_reader;
 
-/* What a dump says of one page frame. */
+/* What a dump says of one page frame.  An ELF dump tells an excluded
+ * page only where its PT_LOAD says so (p_filesz short of p_memsz); pages
+ * left out of every PT_LOAD read as NOT_PRESENT.  A kdump-compressed dump
+ * tells them apart with its two bitmaps. */
 enum vmsift_page {
 	VMSIFT_PAGE_NOT_PRESENT = 0, /* no memory there (a hole in the map) */
 	VMSIFT_PAGE_EXCLUDED,        /* memory the dump left out (filtered
