@@ -46,6 +46,7 @@ t_read_flat() {
 # t_read_split INPUT MODE: a 3-file split set, given out of order.
 t_read_split() {
 	local in=$1 mode=$2 d=$work/split
+	rm -f "$d"/s[123]
 	vmsift --split --splitblock-size 4096 -z -d 1 --message-level 0 \
 		"$in" "$d/s1" "$d/s2" "$d/s3" || return 1
 	"$unit_dir/test_read" "$mode" "$in" "$d/s3" "$d/s1" "$d/s2"
@@ -66,6 +67,7 @@ t_read_threads() {
 t_read_kvirt() {
 	local in=$1 d=$work/split
 	"$unit_dir/test_read" kvirt "$in" || return 1
+	rm -f "$d"/s[12]
 	vmsift --split -z -d 31 --message-level 0 "$in" "$d/s1" "$d/s2" || return 1
 	"$unit_dir/test_read" kvirt "$d/s1" "$d/s2"
 }
@@ -104,6 +106,7 @@ t_read_tsan() {
 		$(make -s -C "$top" print-VMSIFT_CPPFLAGS) -o "$dir/test_read" \
 		"$top"/lib/*.c "$unit_dir/test_read.c" \
 		$(make -s -C "$top" print-VMSIFT_LDLIBS) || return 1
+	rm -f "$d"/s[123]
 	vmsift --split --splitblock-size 4096 -z -d 1 --message-level 0 \
 		"$in" "$d/s1" "$d/s2" "$d/s3" || return 1
 	log=$dir/log
