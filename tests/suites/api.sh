@@ -8,7 +8,7 @@ mkdir -p "$api_dir"
 
 t_api_build() {
 	make -s -C "$top" WERROR=1 lib/libvmsift.a &&
-		make -s -C "$unit_dir" WERROR=1 test_status test_read
+		make -s -C "$unit_dir" WERROR=1 test_status test_read test_pagecache
 }
 
 # t_status_nospace INPUT: a dump onto a disk that fills up says NO_SPACE.
@@ -151,6 +151,8 @@ if [ -n "$api_in" ]; then
 	run_test "api read: init_uts_ns through the page tables holds OSRELEASE" \
 		t_read_kvirt "$api_in"
 	run_test "api read: statuses of failed reads and opens" t_read_errors "$api_in"
+	run_test "api read: the page cache is bounded and gives a second chance (CLOCK)" \
+		"$unit_dir/test_pagecache"
 	run_test "api read: 4 threads of a split set under TSan: no data race" \
 		t_read_tsan "$api_in"
 	run_test "api read: doc/api.md's example program reads a page and the release" \
