@@ -91,7 +91,7 @@ static void usage(FILE *f)
 
 static void version(void)
 {
-	printf("vmsift: version %s\n", VMSIFT_VERSION_STRING);
+	printf("vmsift: version %s\n", vmsift_version());
 	printf("compiled in: zlib lzo snappy zstd\n");
 }
 
@@ -211,6 +211,7 @@ int main(int argc, char **argv)
 {
 	struct cli c = { .message_level = ML_DEFAULT };
 
+	vmsift_options_init(&c.opts);
 	if (parse_args(&c, argc, argv) < 0) {
 		fprintf(stderr, "Try 'vmsift -h' for help.\n");
 		return 1;

@@ -4,6 +4,7 @@
  * main.c; uses the public API only.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,34 @@ out:
 	return ret < 0 ? 1 : 0;
 }
 
+/* Open the parts, C's arguments but the last, and merge them into FD. */
+static int reassemble_parts(const struct cli *c, struct vmsift *vs, int fd,
+			    const char *out)
+{
+	int n = c->nargs - 1, i, ret = -1;
+	int *fds = calloc((size_t)n, sizeof(*fds));
+
+	if (!fds)
+		return cli_error("out of memory");
+	for (i = 0; i < n; i++) {
+		fds[i] = open(c->args[i], O_RDONLY | O_CLOEXEC);
+		if (fds[i] < 0) {
+			cli_error("cannot open '%s': %s", c->args[i],
+				  strerror(errno));
+			goto out;
+		}
+	}
+	ret = vmsift_reassemble(vs, fds, (const char *const *)c->args,
+				(unsigned)n, fd, out);
+	if (ret < 0)
+		cli_error("%s", vmsift_error(vs));
+out:
+	while (i-- > 0)
+		close(fds[i]);
+	free(fds);
+	return ret;
+}
+
 int cli_reassemble(struct cli *c)
 {
 	struct vmsift *vs;
@@ -112,10 +141,7 @@ int cli_reassemble(struct cli *c)
 		vmsift_free(vs);
 		return 1;
 	}
-	ret = vmsift_reassemble(vs, (const char *const *)c->args,
-				(unsigned)c->nargs - 1, fd, out);
-	if (ret < 0)
-		cli_error("%s", vmsift_error(vs));
+	ret = reassemble_parts(c, vs, fd, out);
 	if (close(fd) < 0 && ret == 0)
 		ret = cli_error("cannot close '%s': %s", out, strerror(errno));
 	if (ret < 0)

@@ -2,13 +2,18 @@
  * vmsift.h - the public API of libvmsift, the library that saves a Linux
  * kernel crash dump.
  *
- * The model: a struct vmsift is one session.  Open an input (a vmcore: the
- * kernel's /proc/vmcore or an ELF dump file), optionally give it
- * VMCOREINFO from a text file, then write one dump from it with
- * vmsift_dump().  Every call that can fail returns 0 on success or -1 on
- * failure; the failure's message, with the context of every layer that saw
- * it ("cannot dump 'x': ...: short read at offset 0x1000"), is then
- * available from vmsift_error().  The library never prints and never exits.
+ * The model: a struct vmsift is one session that writes dumps.  Open an
+ * input once (vmsift_open, vmsift_open_fd: the formats are listed there),
+ * optionally give it VMCOREINFO from a text file, then write dumps from
+ * it with vmsift_dump() or vmsift_dump_split(), as many as wanted, one at
+ * a time.  A struct vmsift_dumpfile, further down, is a dump opened to be
+ * read: pages, physical and kernel virtual memory, from many threads.
+ *
+ * Errors: every call that can fail returns 0 on success or -1 on failure;
+ * the failure's message, with the context of every layer that saw it
+ * ("cannot dump 'x': ...: short read at offset 0x1000"), is then
+ * available from vmsift_error(), and its kind (enum vmsift_status) from
+ * vmsift_status().  The library never prints and never exits.
  *
  * Threads: one struct vmsift must not be used by two threads at once;
  * separate sessions are independent.  vmsift_dump() runs its own worker
@@ -16,7 +21,10 @@
  *
  * Ownership: the library owns the session and everything hanging off it;
  * vmsift_free() releases all of it and accepts NULL.  File descriptors
- * passed in stay the caller's: the library never closes them.
+ * passed in stay the caller's: the library never closes them (where it
+ * keeps one open, it keeps a duplicate).
+ *
+ * doc/api.md is the map of this header, with examples.
  */
 #ifndef VMSIFT_H
 #define VMSIFT_H
@@ -29,6 +37,9 @@ extern "C" {
 #endif
 
 #define VMSIFT_VERSION_STRING "0.1.0"
+#define VMSIFT_VERSION_MAJOR 0
+#define VMSIFT_VERSION_MINOR 1
+#define VMSIFT_VERSION_PATCH 0
 
 /* VMSIFT_API marks what libvmsift exports: the library is compiled with
  * -fvisibility=hidden, and lib/libvmsift.map names the version node. */
@@ -45,6 +56,23 @@ extern "C" {
 #define VMSIFT_DL_USER          8u  /* user process data */
 #define VMSIFT_DL_FREE          16u /* free pages */
 #define VMSIFT_DL_MAX           31u
+
+/* What kind of failure the last call had, beside its message: for a
+ * caller that must act on it (retry elsewhere on NO_SPACE, say) rather
+ * than print it.  vmsift_status() is VMSIFT_OK after a call that
+ * succeeded. */
+enum vmsift_status {
+	VMSIFT_OK = 0,
+	VMSIFT_E_INVALID,       /* a bad argument or call order: the caller's bug */
+	VMSIFT_E_BAD_INPUT,     /* the dump is corrupt, truncated or not a dump */
+	VMSIFT_E_UNSUPPORTED,   /* valid, but a format or feature not handled */
+	VMSIFT_E_IO,            /* a read or write failed (errno in the message) */
+	VMSIFT_E_NO_SPACE,      /* the output is full: ENOSPC, quota, -L */
+	VMSIFT_E_NO_MEMORY,     /* an allocation failed */
+	VMSIFT_E_CANCELLED,     /* vmsift_cancel() stopped it */
+	VMSIFT_E_NO_DATA,       /* read: the address is not in the dump (a
+				   hole, or a page the dump left out) */
+};
 
 enum vmsift_codec {
 	VMSIFT_CODEC_NONE = 0,
@@ -63,7 +91,15 @@ enum vmsift_format {
  * chunk of output; done <= total, both in pages. */
 typedef void vmsift_progress_fn(void *arg, uint64_t done, uint64_t total);
 
+/* What vmsift_dump() writes.  The struct grows at its end in later
+ * versions: set struct_size, first, to the size the caller was built with
+ * (vmsift_options_init() or VMSIFT_OPTIONS_INIT do it and zero the rest,
+ * which means every default).  The library takes an older, smaller struct
+ * with defaults for the fields it lacks, and refuses one bigger than it
+ * knows (VMSIFT_E_INVALID): a newer caller asking for what this library
+ * cannot do. */
 struct vmsift_options {
+	size_t struct_size;          /* sizeof(struct vmsift_options) */
 	unsigned dump_level;         /* VMSIFT_DL_* bits */
 	enum vmsift_codec codec;
 	int codec_level;             /* 0: the codec's default (zlib 1, zstd 1) */
@@ -77,6 +113,11 @@ struct vmsift_options {
 	vmsift_progress_fn *progress;
 	void *progress_arg;
 };
+
+#define VMSIFT_OPTIONS_INIT { .struct_size = sizeof(struct vmsift_options) }
+
+/* Zero *O, every field at its default, and set its struct_size. */
+VMSIFT_API void vmsift_options_init(struct vmsift_options *o);
 
 /* Counts, in pages, of one dump; the rows of makedumpfile's report. */
 struct vmsift_stats {
@@ -102,6 +143,10 @@ struct vmsift_stats {
 
 struct vmsift;
 
+/* The version of the library running, which may differ from the
+ * VMSIFT_VERSION_STRING the caller was built with: "0.1.0". */
+VMSIFT_API const char *vmsift_version(void);
+
 /* A new session, or NULL when out of memory. */
 VMSIFT_API struct vmsift *vmsift_new(void);
 /* Release the session and all it holds; NULL is a no-op. */
@@ -110,8 +155,25 @@ VMSIFT_API void vmsift_free(struct vmsift *vs);
 /* The message of the last failure, with its context; "" if none. */
 VMSIFT_API const char *vmsift_error(const struct vmsift *vs);
 
-/* Open the input dump at PATH. */
+/* The status of the last failure (VMSIFT_OK if the last call did not
+ * fail), and a short name for a status ("no space"). */
+VMSIFT_API enum vmsift_status vmsift_status(const struct vmsift *vs);
+VMSIFT_API const char *vmsift_status_name(enum vmsift_status st);
+
+/* Open the input dump at PATH: an ELF vmcore (/proc/vmcore, makedumpfile
+ * -E, QEMU's dump-guest-memory), a kdump-compressed file (any codec; to
+ * re-filter it), or either of them as a flattened stream (makedumpfile
+ * -F, read from a file).  A file of a split set is refused: reassemble
+ * the set first (vmsift_reassemble) or read it with
+ * vmsift_dumpfile_open_split.
+ * A session opens one input, once: a second vmsift_open() fails with
+ * VMSIFT_E_INVALID; use a new session for another input. */
 VMSIFT_API int vmsift_open(struct vmsift *vs, const char *path);
+
+/* The same for an input the caller has open as FD (readable, seekable).
+ * The library works on its own duplicate of FD (close-on-exec) and
+ * closes that; FD stays the caller's.  NAME names it in messages. */
+VMSIFT_API int vmsift_open_fd(struct vmsift *vs, int fd, const char *name);
 
 /* Take VMCOREINFO from a text file (makedumpfile -i) instead of the
  * dump's own note.  Call after vmsift_open(). */
@@ -119,7 +181,10 @@ VMSIFT_API int vmsift_set_vmcoreinfo_file(struct vmsift *vs, const char *path);
 
 /* Write a dump of the opened input to OUT_FD, which must be open for
  * writing; it must be seekable unless opts->flattened is set.
- * OUT_NAME names it in messages.  Fills vmsift_stats. */
+ * OUT_NAME names it in messages.  Fills vmsift_stats.  A session may dump
+ * any number of times, one dump at a time, with the same or other
+ * options (the CLI's -d 1,31 retry does); each dump reads the input
+ * afresh. */
 VMSIFT_API int vmsift_dump(struct vmsift *vs, const struct vmsift_options *opts,
 			   int out_fd, const char *out_name);
 
@@ -134,14 +199,16 @@ VMSIFT_API void vmsift_cancel(struct vmsift *vs);
  * libkdumpfile open them together.  One pass, all threads. */
 VMSIFT_API int vmsift_dump_split(struct vmsift *vs,
 				 const struct vmsift_options *opts,
-				 const int *out_fds, const char *const *out_names,
-				 unsigned n);
+				 const int *out_fds,
+				 const char *const *out_names, unsigned n);
 
-/* Merge the files of a split set, in order, into OUT_FD: the file a
- * direct dump would have written.  Refuses parts of different dumps,
- * missing parts and parts out of order. */
-VMSIFT_API int vmsift_reassemble(struct vmsift *vs, const char *const *parts,
-				 unsigned n, int out_fd, const char *out_name);
+/* Merge the files of a split set, open as PART_FDS[0..N) (readable,
+ * seekable, named PART_NAMES[i] in messages), in order, into OUT_FD: the
+ * file a direct dump would have written.  Refuses parts of different
+ * dumps, missing parts and parts out of order.  Needs no vmsift_open(). */
+VMSIFT_API int vmsift_reassemble(struct vmsift *vs, const int *part_fds,
+				 const char *const *part_names, unsigned n,
+				 int out_fd, const char *out_name);
 
 /* What the last vmsift_dump() found doubtful in the dead kernel's page
  * metadata (unreadable struct pages, broken free lists, absurd orders),
@@ -167,6 +234,104 @@ VMSIFT_API int vmsift_rebuild_flattened(struct vmsift *vs, int in_fd,
  * address; what was written before the failure stays in OUT_FD. */
 VMSIFT_API int vmsift_dump_dmesg(struct vmsift *vs, int partial, int out_fd,
 				 const char *out_name);
+
+/*
+ * Reading a dump: random access to the memory a dump holds, for tools
+ * that look into it (a mount, an analyser) rather than write it again.
+ *
+ * A struct vmsift_dumpfile is one opened dump, any format vmsift reads:
+ * an ELF vmcore, a kdump-compressed file with any codec, either of them
+ * flattened (makedumpfile -F, in a file), or a split set (makedumpfile
+ * --split, vmsift --split) given as all its files.  It holds what every
+ * reader shares: the dump's headers, the kernel's address translation
+ * and a bounded cache of decompressed pages (CLOCK replacement; 4 MiB
+ * unless vmsift_dumpfile_set_cache() says otherwise).
+ *
+ * A struct vmsift_reader reads from it: one per thread, with its own
+ * buffers, file windows and decompression state, and its own error.  Any
+ * number of readers of one dumpfile may read at once from different
+ * threads; one reader must not be used by two threads at once.  Make
+ * and free readers while no other thread uses the dumpfile's calls other
+ * than the read calls; free every reader before the dumpfile.
+ *
+ * Addresses are the dumped machine's: pfn = paddr / page size, and
+ * kernel virtual addresses are translated through the dump's own page
+ * tables (which needs VMCOREINFO in the dump).
+ */
+struct vmsift_dumpfile;
+struct vmsift_reader;
+
+/* What a dump says of one page frame.  An ELF dump tells an excluded
+ * page only where its PT_LOAD says so (p_filesz short of p_memsz); pages
+ * left out of every PT_LOAD read as NOT_PRESENT.  A kdump-compressed dump
+ * tells them apart with its two bitmaps. */
+enum vmsift_page {
+	VMSIFT_PAGE_NOT_PRESENT = 0, /* no memory there (a hole in the map) */
+	VMSIFT_PAGE_EXCLUDED,        /* memory the dump left out (filtered
+					by -d, or no data in the file) */
+	VMSIFT_PAGE_ZERO,            /* in the dump, all zeros */
+	VMSIFT_PAGE_DATA,            /* in the dump, not all zeros */
+};
+
+/* A dumpfile with nothing open, or NULL when out of memory. */
+VMSIFT_API struct vmsift_dumpfile *vmsift_dumpfile_new(void);
+/* Close and release it; NULL is a no-op.  Its readers must be gone. */
+VMSIFT_API void vmsift_dumpfile_free(struct vmsift_dumpfile *df);
+/* The last failure of a vmsift_dumpfile_* call, as for a session. */
+VMSIFT_API const char *vmsift_dumpfile_error(const struct vmsift_dumpfile *df);
+VMSIFT_API enum vmsift_status vmsift_dumpfile_status(
+	const struct vmsift_dumpfile *df);
+
+/* Keep at most BYTES of decompressed pages (0: no cache).  Call before
+ * opening. */
+VMSIFT_API int vmsift_dumpfile_set_cache(struct vmsift_dumpfile *df,
+					 size_t bytes);
+
+/* Pages found in the cache and pages read into it since the open. */
+VMSIFT_API void vmsift_dumpfile_cache_counts(struct vmsift_dumpfile *df,
+					     uint64_t *hits, uint64_t *misses);
+
+/* Open the dump at PATH, or open as FD (the library reads a duplicate;
+ * FD stays the caller's), or the N files of a split set, in any order,
+ * open as FDS and named NAMES in messages.  One open per dumpfile. */
+VMSIFT_API int vmsift_dumpfile_open(struct vmsift_dumpfile *df,
+				    const char *path);
+VMSIFT_API int vmsift_dumpfile_open_fd(struct vmsift_dumpfile *df, int fd,
+				       const char *name);
+VMSIFT_API int vmsift_dumpfile_open_split(struct vmsift_dumpfile *df,
+					  const int *fds,
+					  const char *const *names, unsigned n);
+
+/* The dumped machine's page size; pfns run from 0 to max_pfn - 1. */
+VMSIFT_API uint64_t vmsift_dumpfile_page_size(const struct vmsift_dumpfile *df);
+VMSIFT_API uint64_t vmsift_dumpfile_max_pfn(const struct vmsift_dumpfile *df);
+/* The dump's VMCOREINFO text and its length, or NULL without one. */
+VMSIFT_API const char *vmsift_dumpfile_vmcoreinfo(
+	const struct vmsift_dumpfile *df, size_t *len);
+
+/* A reader of DF, or NULL when out of memory or DF is not open. */
+VMSIFT_API struct vmsift_reader *vmsift_reader_new(struct vmsift_dumpfile *df);
+VMSIFT_API void vmsift_reader_free(struct vmsift_reader *r);
+/* The last failure of a read on R. */
+VMSIFT_API const char *vmsift_reader_error(const struct vmsift_reader *r);
+VMSIFT_API enum vmsift_status vmsift_reader_status(
+	const struct vmsift_reader *r);
+
+/* Page PFN into BUF (page size bytes), its state into *STATE; a page not
+ * in the dump (NOT_PRESENT, EXCLUDED) reads as zeros and is no failure.
+ * Fails with VMSIFT_E_INVALID for a pfn at or past max_pfn, BAD_INPUT or
+ * IO when the page cannot be read. */
+VMSIFT_API int vmsift_read_pfn(struct vmsift_reader *r, uint64_t pfn, void *buf,
+			       enum vmsift_page *state);
+/* LEN bytes of physical memory at PADDR into BUF; fails with
+ * VMSIFT_E_NO_DATA if any of them is not in the dump. */
+VMSIFT_API int vmsift_read_phys(struct vmsift_reader *r, uint64_t paddr,
+				void *buf, size_t len);
+/* LEN bytes of the dead kernel's virtual memory at VADDR, translated
+ * through its page tables; UNSUPPORTED without the VMCOREINFO or the
+ * architecture that needs, NO_DATA where a page is not in the dump. */
+VMSIFT_API int vmsift_read_kvirt(struct vmsift_reader *r, uint64_t vaddr,
+				 void *buf, size_t len);
 
 /* The name of a codec ("zlib", "lzo", "snappy", "zstd", "none"). */
 VMSIFT_API const char *vmsift_codec_name(enum vmsift_codec codec);

@@ -37,11 +37,12 @@ int vs_arch_new(struct vs_arch **out, const struct vs_input *in,
 
 	*out = NULL;
 	if (!ops)
-		return vs_err(err, "address translation for ELF machine %u is "
-			      "not supported", (unsigned)in->elf_machine);
+		return vs_err_st(err, VMSIFT_E_UNSUPPORTED, "address translation "
+				 "for ELF machine %u is not supported",
+				 (unsigned)in->elf_machine);
 	a = calloc(1, sizeof(*a));
 	if (!a)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	a->ops = ops;
 	vs_machine_set(&a->m, in->page_size, ops->big_endian, ops->ptr_size);
 	if (vs_reader_init(&r, in, err) < 0) {

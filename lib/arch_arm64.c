@@ -346,7 +346,7 @@ static int arm64_init(void **out, const struct vs_input *in,
 		return vs_err(err, "the dump has no VMCOREINFO");
 	c = calloc(1, sizeof(*c));
 	if (!c)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	if (setup(c, in, err) < 0) {
 		free(c);
 		return -1;

@@ -216,7 +216,7 @@ static int x86_init(void **out, const struct vs_input *in, struct vs_reader *r,
 		return -1;
 	c = calloc(1, sizeof(*c));
 	if (!c)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	vs_machine_set(&c->m, in->page_size, 0, 8);
 	c->phys_base = find_phys_base(in);
 	c->image_size = vs_vi_number(in->vi, "KERNEL_IMAGE_SIZE", &v) && v > 0 ?

@@ -343,7 +343,7 @@ static int prb_read_ring(struct dm *d, struct prb *p)
 		return -1;
 	rb = malloc((size_t)p->k[K_RB_SIZE]);
 	if (!rb)
-		return vs_err(d->err, "out of memory");
+		return vs_err_oom(d->err, "out of memory");
 	ret = kread(d, addr, rb, (size_t)p->k[K_RB_SIZE], "the printk_ringbuffer");
 	if (ret == 0)
 		ret = prb_parse(d, p, rb);
@@ -480,7 +480,7 @@ static int prb_walk(struct dm *d, struct prb *p)
 	p->desc = malloc((size_t)p->k[K_DESC_SIZE]);
 	p->info = malloc((size_t)p->k[K_INFO_SIZE]);
 	if (!text || !p->desc || !p->info)
-		ret = vs_err(d->err, "out of memory");
+		ret = vs_err_oom(d->err, "out of memory");
 	for (uint64_t i = 0; ret == 0 && i < n; i++)
 		ret = prb_dump_one(d, p, (p->tail + i) & DESC_ID_MASK, text);
 	free(p->info);
@@ -560,8 +560,8 @@ static int read_whole_log_buf(struct dm *d, struct rec_log *l)
 		return -1;
 	l->buf = malloc((size_t)l->size);
 	if (!l->buf)
-		return vs_err(d->err, "out of memory for a %llu-byte log_buf",
-			      (unsigned long long)l->size);
+		return vs_err_oom(d->err, "out of memory for a %llu-byte "
+				  "log_buf", (unsigned long long)l->size);
 	return kread(d, l->addr, l->buf, (size_t)l->size, "log_buf");
 }
 
@@ -791,7 +791,7 @@ int vmsift_dump_dmesg(struct vmsift *vs, int partial, int out_fd,
 			      "the dump has no VMCOREINFO", vs->in.file.name);
 	d = calloc(1, sizeof(*d));
 	if (!d)
-		return vs_err(&vs->err, "out of memory");
+		return vs_err_oom(&vs->err, "out of memory");
 	d->in = &vs->in;
 	d->vi = vs->in.vi;
 	d->err = &vs->err;

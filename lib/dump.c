@@ -31,12 +31,12 @@ static int new_workers(struct vs_dump *d, struct vs_error *err)
 {
 	d->workers = calloc(d->nworkers, sizeof(*d->workers));
 	if (!d->workers)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	for (unsigned i = 0; i < d->nworkers; i++) {
 		struct vs_worker *w = calloc(1, sizeof(*w));
 
 		if (!w)
-			return vs_err(err, "out of memory");
+			return vs_err_oom(err, "out of memory");
 		d->workers[i] = w;
 		w->d = d;
 		if (vs_reader_init(&w->reader, d->in, err) < 0)
@@ -57,17 +57,21 @@ static int check_options(const struct vmsift *vs,
 {
 	const struct vs_writer_ops *w = vs_writer_get(o->format);
 
+	const enum vmsift_status inval = VMSIFT_E_INVALID;
+
 	if (!vs->opened)
-		return vs_err(err, "no input is open");
+		return vs_err_st(err, inval, "no input is open");
 	if (o->dump_level > VMSIFT_DL_MAX)
-		return vs_err(err, "dump level %u is out of range 0-31",
-			      o->dump_level);
+		return vs_err_st(err, inval, "dump level %u is out of range "
+				 "0-31", o->dump_level);
 	if (!w)
-		return vs_err(err, "unknown output format %d", (int)o->format);
+		return vs_err_st(err, inval, "unknown output format %d",
+				 (int)o->format);
 	if (w->check && w->check(&vs->in, o, err) < 0)
 		return -1;
 	if (o->codec != VMSIFT_CODEC_NONE && !vs_codec_get(o->codec))
-		return vs_err(err, "unknown codec %d", (int)o->codec);
+		return vs_err_st(err, VMSIFT_E_UNSUPPORTED, "unknown codec %d",
+				 (int)o->codec);
 	return 0;
 }
 
@@ -193,7 +197,7 @@ static int dump_to(struct vmsift *vs, const struct vmsift_options *opts,
 	forget_last_dump(vs);
 	atomic_store(&vs->cancel, 0);
 	if (!sinks)
-		return vs_err(&vs->err, "out of memory");
+		return vs_err_oom(&vs->err, "out of memory");
 	if (check_options(vs, opts, &vs->err) < 0) {
 		free(sinks);
 		return -1;
@@ -206,6 +210,10 @@ static int dump_to(struct vmsift *vs, const struct vmsift_options *opts,
 	ret = run_dump(vs, &d, fds, names, &vs->err);
 	fill_stats(vs, &d);
 	free(sinks);
+	if (ret < 0 && vs->stats.cancelled)
+		vs_err_set_status(&vs->err, VMSIFT_E_CANCELLED);
+	else if (ret < 0 && vs->stats.out_of_space)
+		vs_err_set_status(&vs->err, VMSIFT_E_NO_SPACE);
 	if (ret < 0)
 		return vs_err_ctx(&vs->err, "cannot dump '%s' to '%s'%s%s",
 				  vs->in.file.name, names[0], n > 1 ? " and others" : "",
@@ -213,10 +221,37 @@ static int dump_to(struct vmsift *vs, const struct vmsift_options *opts,
 	return 0;
 }
 
+void vmsift_options_init(struct vmsift_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->struct_size = sizeof(*o);
+}
+
+/* The caller's options in this library's struct: a smaller one from an
+ * older caller with defaults for the rest, a bigger one refused. */
+static int take_options(struct vmsift_options *o,
+			const struct vmsift_options *from, struct vs_error *err)
+{
+	vmsift_options_init(o);
+	if (from->struct_size < sizeof(from->struct_size) ||
+	    from->struct_size > sizeof(*o))
+		return vs_err_st(err, VMSIFT_E_INVALID, "vmsift_options of %zu "
+				 "bytes: this library knows %zu (set "
+				 "struct_size with vmsift_options_init)",
+				 from->struct_size, sizeof(*o));
+	memcpy(o, from, from->struct_size);
+	return 0;
+}
+
 int vmsift_dump(struct vmsift *vs, const struct vmsift_options *opts,
 		int out_fd, const char *out_name)
 {
-	return dump_to(vs, opts, &out_fd, &out_name, 1);
+	struct vmsift_options o;
+
+	forget_last_dump(vs);
+	if (take_options(&o, opts, &vs->err) < 0)
+		return -1;
+	return dump_to(vs, &o, &out_fd, &out_name, 1);
 }
 
 int vmsift_dump_split(struct vmsift *vs, const struct vmsift_options *opts,
@@ -224,13 +259,18 @@ int vmsift_dump_split(struct vmsift *vs, const struct vmsift_options *opts,
 		      unsigned n)
 {
 	const struct vs_writer_ops *w;
+	struct vmsift_options o;
 
 	forget_last_dump(vs);
+	if (take_options(&o, opts, &vs->err) < 0)
+		return -1;
 	if (n < 1 || n > 4096)
-		return vs_err(&vs->err, "a split set has 1 to 4096 files, not %u", n);
-	w = vs_writer_get(opts->format);
-	if (!w || !w->splits || opts->flattened)
-		return vs_err(&vs->err, "split files are kdump-compressed, "
-			      "written to files (not -E, not -F)");
-	return dump_to(vs, opts, out_fds, out_names, n);
+		return vs_err_st(&vs->err, VMSIFT_E_INVALID, "a split set has "
+				 "1 to 4096 files, not %u", n);
+	w = vs_writer_get(o.format);
+	if (!w || !w->splits || o.flattened)
+		return vs_err_st(&vs->err, VMSIFT_E_INVALID, "split files are "
+				 "kdump-compressed, written to files (not -E, "
+				 "not -F)");
+	return dump_to(vs, &o, out_fds, out_names, n);
 }

@@ -112,7 +112,7 @@ static int add_note_segment(struct vs_input *in, const Elf64_Phdr *ph,
 			      (unsigned long long)ph->p_filesz);
 	p = realloc(in->notes, in->notes_size + ph->p_filesz + 1);
 	if (!p)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	in->notes = p;
 	if (vs_file_read_at(&in->file, p + in->notes_size, ph->p_filesz, ph->p_offset,
 		       "notes", err) < 0)
@@ -140,7 +140,7 @@ static int read_phdrs(struct vs_input *in, const Elf64_Ehdr *eh,
 	ph = calloc(nr, sizeof(*ph));
 	in->loads = calloc(nr, sizeof(*in->loads));
 	if (!ph || !in->loads) {
-		vs_err(err, "out of memory");
+		vs_err_oom(err, "out of memory");
 		goto out;
 	}
 	if (vs_file_read_at(&in->file, ph, nr * sizeof(*ph), eh->e_phoff,
@@ -195,7 +195,7 @@ static int build_phys_map(struct vs_input *in, struct vs_error *err)
 
 	in->phys = calloc(in->nr_loads, sizeof(*in->phys));
 	if (!in->phys)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	memcpy(in->phys, in->loads, in->nr_loads * sizeof(*in->phys));
 	qsort(in->phys, in->nr_loads, sizeof(*in->phys), seg_cmp);
 	for (i = 0; i < in->nr_loads; i++) {

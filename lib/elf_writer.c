@@ -108,7 +108,7 @@ static int run_select(struct elf_writer *w, struct vs_error *err)
 
 	w->bitmap = calloc(njobs, VS_SELECT_PFNS / 8);
 	if (!slots || !w->bitmap)
-		vs_err(err, "out of memory");
+		vs_err_oom(err, "out of memory");
 	else
 		ret = vs_dump_run(d, &ops, w, slots, sizeof(*slots), nslots,
 				  njobs, err);
@@ -130,7 +130,7 @@ static int add_piece(struct elf_writer *w, const struct vs_segment *s,
 		struct elf_piece *np = realloc(w->pieces, cap * sizeof(*np));
 
 		if (!np)
-			return vs_err(err, "out of memory");
+			return vs_err_oom(err, "out of memory");
 		w->pieces = np;
 		w->cap = cap;
 	}
@@ -261,7 +261,7 @@ static int write_phdrs(struct elf_writer *w, struct vs_error *err)
 	int ret = 0;
 
 	if (!ph)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	ph[0].p_type = PT_NOTE;
 	ph[0].p_offset = w->notes_off;
 	ph[0].p_filesz = ph[0].p_memsz = in->notes_size;
@@ -317,7 +317,7 @@ static int copy_pieces(struct elf_writer *w, struct vs_error *err)
 	int ret = 0;
 
 	if (!buf)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	for (size_t i = 0; i < w->npieces && ret == 0; i++)
 		ret = copy_piece(w, &w->pieces[i], buf, err);
 	free(buf);
@@ -363,7 +363,8 @@ static int elf_check(const struct vs_input *in,
 		     const struct vmsift_options *opts, struct vs_error *err)
 {
 	if (opts->codec != VMSIFT_CODEC_NONE)
-		return vs_err(err, "ELF output cannot be compressed");
+		return vs_err_st(err, VMSIFT_E_INVALID,
+				 "ELF output cannot be compressed");
 	if (in->no_elf_loads)
 		return vs_err(err, "ELF output cannot be made from a "
 			      "kdump-compressed input");

@@ -46,7 +46,7 @@ int vs_file_open(struct vs_file *f, const char *path, struct vs_error *err)
 	f->fd = -1;
 	f->name = strdup(path);
 	if (!f->name)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	f->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (f->fd < 0)
 		return vs_err_sys(err, "cannot open '%s'", path);
@@ -60,7 +60,7 @@ int vs_file_open_fd(struct vs_file *f, int fd, const char *name,
 	f->fd = -1;
 	f->name = strdup(name ? name : "(descriptor)");
 	if (!f->name)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	f->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 	if (f->fd < 0)
 		return vs_err_sys(err, "cannot duplicate descriptor %d of '%s'",
@@ -145,7 +145,7 @@ static int read_window(struct vs_view *v, struct vs_window *w, uint64_t off,
 	if (!w->p) {
 		w->p = malloc(VS_READ_WINDOW);
 		if (!w->p)
-			return vs_err(err, "out of memory");
+			return vs_err_oom(err, "out of memory");
 	}
 	w->off = w->len = 0;
 	if (vs_file_read(v->f, w->p, end - off, off) < 0)

@@ -514,7 +514,7 @@ int vs_filter_chunk(const struct vs_filter *f, struct vs_reader *r,
 		return 0;
 	s.buf = malloc((BATCH + 1) * f->sps);
 	if (!s.buf)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	s.next = lookback(&s);
 	if (s.next < s.end)
 		scan_segments(&s);

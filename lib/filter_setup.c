@@ -245,7 +245,7 @@ int vs_filter_new(struct vs_filter **out, const struct vs_input *in,
 					  "which the dump lacks", dump_level) : 0;
 	f = calloc(1, sizeof(*f));
 	if (!f)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	f->in = in;
 	f->level = dump_level;
 	if (setup(f, in, err) < 0) {

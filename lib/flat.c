@@ -74,7 +74,7 @@ static int grow(struct vs_flat_map *m, size_t need, struct vs_error *err)
 		cap *= 2;
 	p = realloc(m->ext, cap * sizeof(*p));
 	if (!p)
-		return vs_err(err, "out of memory for the flattened index");
+		return vs_err_oom(err, "out of memory for the flattened index");
 	m->ext = p;
 	m->cap = cap;
 	return 0;

@@ -132,7 +132,7 @@ int vmsift_rebuild_flattened(struct vmsift *vs, int in_fd, const char *in_name,
 
 	vs_err_clear(&vs->err);
 	if (!buf)
-		return vs_err(&vs->err, "out of memory");
+		return vs_err_oom(&vs->err, "out of memory");
 	ret = rebuild(in_fd, in_name, out_fd, out_name, buf, &vs->err);
 	if (ret < 0) {
 		mark_incomplete(out_fd);

@@ -30,7 +30,7 @@ static int add_free(struct walk *w, uint64_t pfn, uint64_t nr,
 		void *p = realloc(f->freel, cap * sizeof(*f->freel));
 
 		if (!p)
-			return vs_err(err, "out of memory");
+			return vs_err_oom(err, "out of memory");
 		f->freel = p;
 		w->cap = cap;
 	}

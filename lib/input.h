@@ -47,6 +47,10 @@ struct vs_prev_dump {
 	uint64_t phys_base;
 	char utsname[6 * 65];
 	int64_t tv_sec;
+	/* One file of a split set: it holds the pages of pfns [start_pfn,
+	 * end_pfn) only (opened with allow_split; split_input.c). */
+	int split;
+	uint64_t start_pfn, end_pfn;
 };
 
 struct vs_input {
@@ -54,6 +58,12 @@ struct vs_input {
 	void *priv;                  /* the format's own state */
 	struct vs_file file;         /* the file and its flattened map */
 	int no_mmap;                 /* read with pread only */
+	int allow_split;             /* set before opening: accept one file
+					of a split set (kd.split) */
+	/* A composite input (a split set, read.c): its pages come from
+	 * hooks->read_page; NULL for a plain one. */
+	const struct vs_input_hooks *hooks;
+	void *hooks_arg;
 
 	uint16_t elf_machine;        /* EM_X86_64, ... */
 	uint64_t page_size;
@@ -80,6 +90,15 @@ struct vs_input {
 
 	struct vs_vmcoreinfo *vi;    /* parsed, or NULL without VMCOREINFO */
 	struct vs_prev_dump prev;
+};
+
+/* What a composite input routes: pages, and the end of a reader (which
+ * may keep per-thread state for the composite in vs_reader.sub). */
+struct vs_reader;
+struct vs_input_hooks {
+	int (*read_page)(struct vs_reader *r, uint64_t pfn,
+			 const uint8_t **page, struct vs_error *err);
+	void (*reader_fini)(struct vs_reader *r);
 };
 
 /* Open PATH and read its headers and notes into IN (zeroed by caller):
@@ -112,6 +131,7 @@ struct vs_reader {
 	uint8_t *bounce;             /* one page, assembled or decompressed */
 	struct vs_dctx_set dctx;     /* decompression contexts, per codec */
 	long last_seg;               /* ELF: the segment read last */
+	void *sub;                   /* a composite input's per-thread state */
 };
 
 int vs_reader_init(struct vs_reader *r, const struct vs_input *in,

@@ -31,6 +31,7 @@ struct kdump_input {
 	uint64_t desc_off;
 	uint64_t *rank;              /* bitmap2 bits set before pfn i << 12 */
 	uint64_t nr_dumpable;
+	uint64_t desc_base;          /* a split file: set bits below start_pfn */
 	unsigned header_cpus;        /* nr_cpus of the header */
 };
 
@@ -91,7 +92,7 @@ static int check_notes(struct vs_input *in, const struct kdump_sub_header *sh,
 			      (unsigned long long)in->file.size);
 	in->notes = malloc(sh->size_note + 1);
 	if (!in->notes)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	in->notes_size = sh->size_note;
 	return vs_file_read_at(&in->file, in->notes, sh->size_note, sh->offset_note, "notes",
 		       err);
@@ -122,11 +123,21 @@ static int read_headers(struct vs_input *in, struct vs_error *err)
 	in->prev.dump_level = sh.dump_level;
 	in->max_mapnr = h.header_version >= 6 && sh.max_mapnr_64 ?
 			sh.max_mapnr_64 : h.max_mapnr;
-	if (sh.split)
+	in->prev.split = sh.split != 0;
+	in->prev.start_pfn = sh.start_pfn_64;
+	in->prev.end_pfn = sh.end_pfn_64;
+	if (sh.split && !in->allow_split)
 		return vs_err(err, "this is one file of a split set (pfns "
 			      "0x%llx-0x%llx); reassemble the set first",
 			      (unsigned long long)sh.start_pfn_64,
 			      (unsigned long long)sh.end_pfn_64);
+	if (sh.split && (sh.start_pfn_64 > sh.end_pfn_64 ||
+			 sh.end_pfn_64 > in->max_mapnr))
+		return vs_err(err, "split file range 0x%llx-0x%llx (sub header "
+			      "offset 0x50) is not inside max_mapnr 0x%llx",
+			      (unsigned long long)sh.start_pfn_64,
+			      (unsigned long long)sh.end_pfn_64,
+			      (unsigned long long)in->max_mapnr);
 	mapnr_bytes = vs_round_up(vs_div_round_up(in->max_mapnr, 8),
 				  kd->block_size);
 	kd->bitmap1_off = (1 + (uint64_t)h.sub_hdr_size) * kd->block_size;
@@ -154,7 +165,7 @@ static int stream_bitmap(struct vs_input *in, uint64_t off,
 	int ret = 0;
 
 	if (!buf)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	for (uint64_t done = 0; done < len && ret == 0;) {
 		size_t n = len - done < STREAM_BUF ? (size_t)(len - done) : STREAM_BUF;
 
@@ -177,7 +188,7 @@ static int add_run(struct vs_input *in, uint64_t start, uint64_t end,
 		struct vs_segment *p = realloc(in->phys, ncap * sizeof(*p));
 
 		if (!p)
-			return vs_err(err, "out of memory");
+			return vs_err_oom(err, "out of memory");
 		in->phys = p;
 		*cap = ncap;
 	}
@@ -232,7 +243,7 @@ static int build_segments(struct vs_input *in, struct vs_error *err)
 			      "present", (unsigned long long)kd->bitmap1_off);
 	in->loads = malloc(in->nr_phys * sizeof(*in->loads));
 	if (!in->loads)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	memcpy(in->loads, in->phys, in->nr_phys * sizeof(*in->loads));
 	in->nr_loads = in->nr_phys;
 	return 0;
@@ -256,21 +267,65 @@ static int bitmap2_piece(struct vs_input *in, void *arg, const uint8_t *buf,
 	return 0;
 }
 
+/* *N = the set bits of bitmap 2 below PFN (PFN <= max_mapnr). */
+static int rank_of(const struct vs_input *in, uint64_t pfn, uint64_t *n,
+		   struct vs_error *err)
+{
+	const struct kdump_input *kd = in->priv;
+	uint8_t buf[RANK_PFNS / 8];
+	uint64_t base = pfn & ~(RANK_PFNS - 1);
+	size_t len = (size_t)(pfn - base + 7) / 8;
+
+	if (pfn >= in->max_mapnr) {
+		*n = kd->nr_dumpable;
+		return 0;
+	}
+	*n = kd->rank[pfn >> RANK_SHIFT];
+	if (vs_file_read_at(&in->file, buf, len, kd->bitmap2_off + base / 8,
+			    "bitmap 2", err) < 0)
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		uint8_t byte = buf[i];
+
+		if (base + 8 * i + 8 > pfn)
+			byte &= (uint8_t)((1u << (pfn % 8)) - 1);
+		*n += (uint64_t)__builtin_popcount(byte);
+	}
+	return 0;
+}
+
+/* How many descriptors the file holds: a split file, those of its range. */
+static int count_descs(struct vs_input *in, uint64_t *n, struct vs_error *err)
+{
+	struct kdump_input *kd = in->priv;
+	uint64_t end;
+
+	*n = kd->nr_dumpable;
+	if (!in->prev.split)
+		return 0;
+	if (rank_of(in, in->prev.start_pfn, &kd->desc_base, err) < 0 ||
+	    rank_of(in, in->prev.end_pfn, &end, err) < 0)
+		return -1;
+	*n = end - kd->desc_base;
+	return 0;
+}
+
 static int build_rank(struct vs_input *in, struct vs_error *err)
 {
 	struct kdump_input *kd = in->priv;
-	uint64_t nr = vs_div_round_up(in->max_mapnr, RANK_PFNS) + 1;
+	uint64_t nr = vs_div_round_up(in->max_mapnr, RANK_PFNS) + 1, ndesc;
 
 	kd->rank = calloc(nr, sizeof(*kd->rank));
 	if (!kd->rank)
-		return vs_err(err, "out of memory");
-	if (stream_bitmap(in, kd->bitmap2_off, bitmap2_piece, NULL, err) < 0)
+		return vs_err_oom(err, "out of memory");
+	if (stream_bitmap(in, kd->bitmap2_off, bitmap2_piece, NULL, err) < 0 ||
+	    count_descs(in, &ndesc, err) < 0)
 		return -1;
-	if (kd->desc_off + kd->nr_dumpable * sizeof(struct kdump_page_desc) >
+	if (kd->desc_off + ndesc * sizeof(struct kdump_page_desc) >
 	    in->file.size)
 		return vs_err(err, "0x%llx page descriptors at offset 0x%llx "
 			      "run past the end of the file (0x%llx)",
-			      (unsigned long long)kd->nr_dumpable,
+			      (unsigned long long)ndesc,
 			      (unsigned long long)kd->desc_off,
 			      (unsigned long long)in->file.size);
 	return 0;
@@ -280,7 +335,7 @@ static int kdump_open(struct vs_input *in, struct vs_error *err)
 {
 	in->priv = calloc(1, sizeof(struct kdump_input));
 	if (!in->priv)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	in->fixed_page_size = 1;
 	in->no_elf_loads = 1;
 	if (read_headers(in, err) < 0 || vs_input_scan_notes(in, err) < 0 ||
@@ -337,7 +392,7 @@ static int desc_index(struct vs_reader *r, uint64_t pfn, uint64_t *index,
 		n += (uint64_t)__builtin_popcount(p[i]);
 	n += (uint64_t)__builtin_popcount(p[(pfn - base) / 8] &
 					  ((1u << (pfn % 8)) - 1));
-	*index = n;
+	*index = n - kd->desc_base;
 	return 0;
 }
 
@@ -390,7 +445,7 @@ static int decompress(struct vs_reader *r, const struct kdump_page_desc *pd,
 				      r->in->page_size);
 
 	if (ret == -2)
-		return vs_err(err, "out of memory for a %s decompressor",
+		return vs_err_oom(err, "out of memory for a %s decompressor",
 			      c->name);
 	if (ret < 0)
 		return vs_err(err, "%s data at offset 0x%llx (0x%x bytes) does "
@@ -411,6 +466,13 @@ static int kdump_read_page(struct vs_reader *r, uint64_t pfn,
 		return vs_err(err, "pfn 0x%llx is beyond the dump's max_mapnr "
 			      "0x%llx", (unsigned long long)pfn,
 			      (unsigned long long)in->max_mapnr);
+	if (in->prev.split &&
+	    (pfn < in->prev.start_pfn || pfn >= in->prev.end_pfn))
+		return vs_err(err, "pfn 0x%llx is not in this file of the "
+			      "split set (0x%llx-0x%llx)",
+			      (unsigned long long)pfn,
+			      (unsigned long long)in->prev.start_pfn,
+			      (unsigned long long)in->prev.end_pfn);
 	if (bitmap2_test(r, pfn, &set, err) < 0)
 		return -1;
 	if (!set)

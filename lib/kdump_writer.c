@@ -175,7 +175,7 @@ static int write_header(struct kd_writer *w, struct kd_out *o,
 	int ret;
 
 	if (!block)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	memcpy(block, &w->hdr, sizeof(w->hdr));
 	ret = vs_sink_write(o->sink, block, w->lay.bs, 0, err);
 	free(block);
@@ -306,7 +306,7 @@ static int pad_bitmaps(struct kd_writer *w, uint64_t nchunks,
 		return 0;
 	zeros = calloc(1, w->lay.bitmap_len - covered);
 	if (!zeros)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	for (unsigned i = 0; i < w->nouts && ret == 0; i++)
 		if (vs_sink_write(w->outs[i].sink, zeros,
 				  w->lay.bitmap_len - covered,
@@ -331,7 +331,7 @@ static int run_select(struct kd_writer *w, struct vs_error *err)
 	int ret = -1;
 
 	if (!slots)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	if (vs_dump_run(d, &ops, w, slots, sizeof(*slots), nslots, njobs,
 			err) == 0)
 		ret = pad_bitmaps(w, njobs, err);
@@ -536,7 +536,7 @@ static int write_zero_pages(struct kd_writer *w, struct vs_error *err)
 	int ret = 0;
 
 	if (!zero)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	for (unsigned i = 0; i < w->nouts && ret == 0; i++) {
 		struct kd_out *o = &w->outs[i];
 
@@ -565,7 +565,7 @@ static int run_copy(struct kd_writer *w, struct vs_error *err)
 	int ret = -1;
 
 	if (!slots)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	if (write_zero_pages(w, err) < 0 ||
 	    vs_dump_run(d, &ops, w, slots, sizeof(*slots), nslots, njobs,
 			err) < 0)
@@ -681,19 +681,20 @@ static int new_outs(struct kd_writer *w, struct vs_error *err)
 	w->nouts = d->nsinks;
 	w->outs = calloc(w->nouts, sizeof(*w->outs));
 	if (!w->outs)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	for (unsigned i = 0; i < w->nouts; i++) {
 		w->outs[i].sink = &d->sinks[i];
 		w->outs[i].desc = calloc(DESC_BUF, sizeof(*w->outs[i].desc));
 		w->outs[i].data = malloc(DATA_BUF);
 		if (!w->outs[i].desc || !w->outs[i].data)
-			return vs_err(err, "out of memory");
+			return vs_err_oom(err, "out of memory");
 	}
 	if (w->nouts > 1) {
 		w->nr_splitblocks = vs_div_round_up(d->max_mapnr, d->split_pfns) + 1;
 		w->split_hist = calloc(w->nr_splitblocks, sizeof(*w->split_hist));
 		if (!w->split_hist)
-			return vs_err(err, "out of memory for the splitblock table");
+			return vs_err_oom(err, "out of memory for the "
+					  "splitblock table");
 	}
 	return 0;
 }
@@ -711,7 +712,7 @@ static int kdump_write(struct vs_dump *d, struct vs_error *err)
 				d->max_mapnr, 8), d->in->page_size) +
 				VS_SELECT_PFNS / 8);
 		if (!w.bitmap2_mem) {
-			vs_err(err, "out of memory for the bitmap");
+			vs_err_oom(err, "out of memory for the bitmap");
 			goto out;
 		}
 	}

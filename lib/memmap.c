@@ -49,7 +49,7 @@ static int add_range(struct build *b, uint64_t start, uint64_t end,
 		void *p = realloc(m->ranges, cap * sizeof(*m->ranges));
 
 		if (!p)
-			return vs_err(err, "out of memory");
+			return vs_err_oom(err, "out of memory");
 		m->ranges = p;
 		b->cap = cap;
 	}
@@ -169,7 +169,7 @@ static int build_sparse(struct build *b, struct vs_error *err)
 	b->m->model = s.extreme ? "SPARSEMEM_EXTREME" : "SPARSEMEM";
 	tab = malloc(s.per_root * s.sec_size);
 	if (!tab)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	for (uint64_t root = 0; root < s.roots && rc == 0; root++)
 		rc = one_root(b, &s, root, tab, err);
 	free(tab);
@@ -265,7 +265,7 @@ static int index_by_vaddr(struct vs_memmap *m, struct vs_error *err)
 {
 	m->by_vaddr = malloc((m->nr + 1) * sizeof(*m->by_vaddr));
 	if (!m->by_vaddr)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	for (size_t i = 0; i < m->nr; i++)
 		if (!m->ranges[i].bad)
 			m->by_vaddr[m->nr_by_vaddr++] = i;

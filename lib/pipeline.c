@@ -177,7 +177,7 @@ int vs_pipeline_run(const struct vs_pipeline_ops *ops, void *consume_arg,
 	tids = calloc(nthreads, sizeof(*tids));
 	wa = calloc(nthreads, sizeof(*wa));
 	if (!p.info || !tids || !wa) {
-		vs_err(err, "out of memory");
+		vs_err_oom(err, "out of memory");
 		goto out_free;
 	}
 	pthread_mutex_init(&p.lock, NULL);

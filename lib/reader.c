@@ -18,12 +18,14 @@ int vs_reader_init(struct vs_reader *r, const struct vs_input *in,
 	vs_view_init(&r->view, &in->file, in->no_mmap);
 	r->bounce = aligned_alloc(64, in->page_size);
 	if (!r->bounce)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	return 0;
 }
 
 void vs_reader_fini(struct vs_reader *r)
 {
+	if (r->in && r->in->hooks && r->in->hooks->reader_fini)
+		r->in->hooks->reader_fini(r);
 	vs_view_fini(&r->view);
 	vs_dctx_set_fini(&r->dctx);
 	free(r->bounce);
@@ -33,6 +35,8 @@ void vs_reader_fini(struct vs_reader *r)
 int vs_read_page(struct vs_reader *r, uint64_t pfn, const uint8_t **page,
 		 struct vs_error *err)
 {
+	if (r->in->hooks)
+		return r->in->hooks->read_page(r, pfn, page, err);
 	return r->in->ops->read_page(r, pfn, page, err);
 }
 

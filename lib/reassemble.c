@@ -64,15 +64,17 @@ static int read_part_at(struct part *p, void *buf, size_t len, uint64_t off,
 	return 0;
 }
 
-static int open_part(struct part *p, const char *name, struct vs_error *err)
+/* Read the headers of the part open as FD (the caller's: not closed). */
+static int open_part(struct part *p, int fd, const char *name,
+		     struct vs_error *err)
 {
 	struct stat st;
 	int64_t bs;
 
 	p->name = name;
-	p->fd = open(name, O_RDONLY | O_CLOEXEC);
-	if (p->fd < 0 || fstat(p->fd, &st) < 0)
-		return vs_err_sys(err, "cannot open '%s'", name);
+	p->fd = fd;
+	if (fstat(p->fd, &st) < 0)
+		return vs_err_sys(err, "cannot stat '%s'", name);
 	p->size = (uint64_t)st.st_size;
 	if (read_part_at(p, &p->h, sizeof(p->h), 0, "kdump header", err) < 0)
 		return -1;
@@ -90,7 +92,7 @@ static int open_part(struct part *p, const char *name, struct vs_error *err)
 			      "offset 0x%llx: split is 0)", name,
 			      (unsigned long long)bs + 12);
 	p->buf = malloc(RA_BUF);
-	return p->buf ? 0 : vs_err(err, "out of memory");
+	return p->buf ? 0 : vs_err_oom(err, "out of memory");
 }
 
 /* Headers equal but for what differs between the files of one set. */
@@ -121,7 +123,7 @@ static int check_set(struct reassembly *r, struct vs_error *err)
 	int ret = -1;
 
 	if (!x || !y) {
-		vs_err(err, "out of memory");
+		vs_err_oom(err, "out of memory");
 		goto out;
 	}
 	for (unsigned i = 0; i < r->n; i++) {
@@ -178,7 +180,7 @@ static int count_dumpable(struct reassembly *r, uint64_t from, uint64_t to,
 	uint64_t n = 0;
 
 	if (!buf)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	for (uint64_t pfn = from; pfn < to;) {
 		uint64_t byte = pfn / 8;
 		uint64_t len = vs_div_round_up(to, 8) - byte;
@@ -218,7 +220,7 @@ static int write_meta(struct reassembly *r, struct vs_error *err)
 	int ret = 0;
 
 	if (!buf)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	for (uint64_t off = 0; off < r->meta_len && ret == 0; off += RA_BUF) {
 		size_t n = r->meta_len - off < RA_BUF ?
 			   (size_t)(r->meta_len - off) : RA_BUF;
@@ -324,7 +326,7 @@ static int write_data(struct reassembly *r, struct vs_error *err)
 	int ret = 0;
 
 	if (!out || !desc) {
-		ret = vs_err(err, "out of memory");
+		ret = vs_err_oom(err, "out of memory");
 		goto out;
 	}
 	r->zero_off = r->data_off;
@@ -370,7 +372,8 @@ static int reassemble(struct reassembly *r, int out_fd, const char *out_name,
 	return finish(r, err);
 }
 
-int vmsift_reassemble(struct vmsift *vs, const char *const *parts, unsigned n,
+int vmsift_reassemble(struct vmsift *vs, const int *part_fds,
+		      const char *const *part_names, unsigned n,
 		      int out_fd, const char *out_name)
 {
 	struct reassembly r = { .n = n };
@@ -378,22 +381,19 @@ int vmsift_reassemble(struct vmsift *vs, const char *const *parts, unsigned n,
 
 	vs_err_clear(&vs->err);
 	if (n < 1)
-		return vs_err(&vs->err, "no split files to reassemble");
+		return vs_err_st(&vs->err, VMSIFT_E_INVALID,
+				 "no split files to reassemble");
 	r.parts = calloc(n, sizeof(*r.parts));
 	if (!r.parts)
-		return vs_err(&vs->err, "out of memory");
+		return vs_err_oom(&vs->err, "out of memory");
 	for (unsigned i = 0; i < n; i++)
-		r.parts[i].fd = -1;
-	for (unsigned i = 0; i < n; i++)
-		if (open_part(&r.parts[i], parts[i], &vs->err) < 0)
+		if (open_part(&r.parts[i], part_fds[i], part_names[i],
+			      &vs->err) < 0)
 			goto out;
 	ret = reassemble(&r, out_fd, out_name, &vs->err);
 out:
-	for (unsigned i = 0; i < n; i++) {
-		if (r.parts[i].fd >= 0)
-			close(r.parts[i].fd);
+	for (unsigned i = 0; i < n; i++)
 		free(r.parts[i].buf);
-	}
 	free(r.parts);
 	if (ret < 0)
 		vs_err_ctx(&vs->err, "cannot reassemble '%s'", out_name);

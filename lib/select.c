@@ -14,7 +14,7 @@
 int vs_check_cancel(const struct vs_dump *d, struct vs_error *err)
 {
 	if (d->cancel && atomic_load(d->cancel))
-		return vs_err(err, "interrupted");
+		return vs_err_st(err, VMSIFT_E_CANCELLED, "interrupted");
 	return 0;
 }
 
@@ -59,7 +59,7 @@ int vs_dump_run(struct vs_dump *d, const struct vs_pipeline_ops *ops,
 	int ret;
 
 	if (!sp)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	for (unsigned i = 0; i < nslots; i++)
 		sp[i] = (char *)slots + i * slot_size;
 	ret = vs_pipeline_run(ops, arg, (void **)d->workers, d->nthreads, sp,

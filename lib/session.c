@@ -47,6 +47,16 @@ const char *vmsift_error(const struct vmsift *vs)
 	return vs->err.msg;
 }
 
+enum vmsift_status vmsift_status(const struct vmsift *vs)
+{
+	return vs->err.status;
+}
+
+const char *vmsift_version(void)
+{
+	return VMSIFT_VERSION_STRING;
+}
+
 unsigned vmsift_cpus_online(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -54,12 +64,10 @@ unsigned vmsift_cpus_online(void)
 	return n > 0 ? (unsigned)n : 1;
 }
 
-int vmsift_open(struct vmsift *vs, const char *path)
+/* The end of both opens: RC is vs_input_open's or vs_input_open_fd's. */
+static int opened(struct vmsift *vs, int rc)
 {
-	vs_err_clear(&vs->err);
-	if (vs->opened)
-		return vs_err(&vs->err, "an input is open already");
-	if (vs_input_open(&vs->in, path, &vs->err) < 0) {
+	if (rc < 0) {
 		vs_input_close(&vs->in);
 		return -1;
 	}
@@ -80,7 +88,7 @@ static int read_all(int fd, const char *path, char **text, size_t *len,
 		ssize_t got;
 
 		if (!buf)
-			return vs_err(err, "out of memory for '%s'", path);
+			return vs_err_oom(err, "out of memory for '%s'", path);
 		got = vs_read_upto(fd, buf + n, cap - n);
 		if (got < 0) {
 			free(buf);
@@ -115,6 +123,27 @@ static int read_whole(const char *path, char **text, size_t *len,
 	return ret;
 }
 
+int vmsift_open(struct vmsift *vs, const char *path)
+{
+	vs_err_clear(&vs->err);
+	if (vs->opened)
+		return vs_err_st(&vs->err, VMSIFT_E_INVALID,
+				 "an input is open already");
+	return opened(vs, vs_input_open(&vs->in, path, &vs->err));
+}
+
+int vmsift_open_fd(struct vmsift *vs, int fd, const char *name)
+{
+	vs_err_clear(&vs->err);
+	if (vs->opened)
+		return vs_err_st(&vs->err, VMSIFT_E_INVALID,
+				 "an input is open already");
+	if (fd < 0)
+		return vs_err_st(&vs->err, VMSIFT_E_INVALID, "'%s': file "
+				 "descriptor %d", name, fd);
+	return opened(vs, vs_input_open_fd(&vs->in, fd, name, &vs->err));
+}
+
 int vmsift_set_vmcoreinfo_file(struct vmsift *vs, const char *path)
 {
 	char *text = NULL;
@@ -123,7 +152,8 @@ int vmsift_set_vmcoreinfo_file(struct vmsift *vs, const char *path)
 
 	vs_err_clear(&vs->err);
 	if (!vs->opened)
-		return vs_err(&vs->err, "no input is open");
+		return vs_err_st(&vs->err, VMSIFT_E_INVALID,
+				 "no input is open");
 	if (read_whole(path, &text, &len, &vs->err) < 0)
 		return -1;
 	ret = vs_input_set_vmcoreinfo(&vs->in, text, len, path, &vs->err);

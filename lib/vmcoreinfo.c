@@ -91,12 +91,12 @@ int vs_vmcoreinfo_parse(struct vs_vmcoreinfo **out, const char *text,
 	n = strnlen(text, len);
 	vi = calloc(1, sizeof(*vi));
 	if (!vi)
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	vi->text = malloc(n + 1);
 	vi->entries = calloc(count_lines(text, n), sizeof(*vi->entries));
 	if (!vi->text || !vi->entries) {
 		vs_vmcoreinfo_free(vi);
-		return vs_err(err, "out of memory");
+		return vs_err_oom(err, "out of memory");
 	}
 	memcpy(vi->text, text, n);
 	vi->text[n] = '\0';

@@ -48,7 +48,7 @@ static void dump(const char *path, unsigned level, enum vmsift_format format)
 
 	if (!vs)
 		return;
-	memset(&o, 0, sizeof(o));
+	vmsift_options_init(&o);
 	o.dump_level = level;
 	o.codec = VMSIFT_CODEC_NONE;
 	o.format = format;

@@ -239,7 +239,7 @@ static void dump(unsigned level, int no_mmap)
 
 	if (!vs)
 		fz_die("vmsift_new");
-	memset(&o, 0, sizeof(o));
+	vmsift_options_init(&o);
 	o.dump_level = level;
 	o.codec = VMSIFT_CODEC_NONE;
 	o.threads = 1;

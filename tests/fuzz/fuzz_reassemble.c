@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz_truncate(out_fd);
 	vs = vmsift_new();
 	if (vs) {
-		vmsift_reassemble(vs, names, n, out_fd, "fuzz-out");
+		vmsift_reassemble(vs, fds, names, n, out_fd, "fuzz-out");
 		(void)strlen(vmsift_error(vs));
 	}
 	vmsift_free(vs);

@@ -60,7 +60,8 @@ inst_write_client() {
 
 int main(int argc, char **argv)
 {
-	struct vmsift_options o = { .dump_level = VMSIFT_DL_ZERO,
+	struct vmsift_options o = { .struct_size = sizeof(o),
+				    .dump_level = VMSIFT_DL_ZERO,
 				    .codec = VMSIFT_CODEC_ZLIB, .threads = 2 };
 	struct vmsift *vs;
 	int fd, ret;
@@ -196,7 +197,7 @@ t_exports() {
 		grep -v '^typedef')
 	[ -z "$undeclared" ] || { echo "declared without VMSIFT_API:"; echo "$undeclared"; return 1; }
 	declared=$(grep -oE '^VMSIFT_API [^(]*\bvmsift_[a-z0-9_]+\(' "$top/include/vmsift.h" |
-		grep -oE 'vmsift_[a-z0-9_]+' | sort)
+		grep -oE 'vmsift_[a-z0-9_]+\($' | tr -d '(' | sort)
 	[ -n "$declared" ] || { echo "no VMSIFT_API declaration in vmsift.h"; return 1; }
 	exported=$(nm -D --defined-only "$so" | awk '$2 != "A" { print $3 }' | sort)
 	if [ "$(sed 's/@@VMSIFT_0$//' <<<"$exported")" != "$declared" ]; then

@@ -42,7 +42,7 @@ static int refused(struct vmsift *vs, const char *what, int ret)
 
 int main(int argc, char **argv)
 {
-	struct vmsift_options o = { .dump_level = 31, .dry_run = 1, .threads = 1 };
+	struct vmsift_options o = { .struct_size = sizeof(o), .dump_level = 31, .dry_run = 1, .threads = 1 };
 	struct vmsift_stats st;
 	struct vmsift *vs = vmsift_new();
 	const char *name = "dry-run";

@@ -78,7 +78,7 @@ static int dump(struct vmsift *vs, const struct vmsift_options *o, int fd)
  * same bytes and the same counts; then an ELF dump on it succeeds too. */
 static void test_dump_twice(const char *path)
 {
-	struct vmsift_options o = { .dump_level = 1,
+	struct vmsift_options o = { .struct_size = sizeof(o), .dump_level = 1,
 				    .codec = VMSIFT_CODEC_ZSTD, .threads = 2 };
 	struct vmsift *vs = open_session(path);
 	struct vmsift_stats s1, s2;
@@ -115,7 +115,7 @@ static void test_dump_twice(const char *path)
  * with the same options writes. */
 static void test_dry_run(const char *path)
 {
-	struct vmsift_options o = { .dump_level = 1,
+	struct vmsift_options o = { .struct_size = sizeof(o), .dump_level = 1,
 				    .codec = VMSIFT_CODEC_ZLIB, .threads = 2 };
 	struct vmsift *vs = open_session(path);
 	struct vmsift_stats real, dry;
@@ -155,7 +155,7 @@ static void cancel_on_first(void *arg, uint64_t done, uint64_t total)
  * and is incomplete; the next dump on the session runs to the end. */
 static void test_cancel(const char *path)
 {
-	struct vmsift_options o = { .dump_level = 1,
+	struct vmsift_options o = { .struct_size = sizeof(o), .dump_level = 1,
 				    .codec = VMSIFT_CODEC_LZO, .threads = 2 };
 	struct vmsift *vs = open_session(path);
 	struct cancel_arg c = { vs, 0 };
