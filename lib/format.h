@@ -1,8 +1,9 @@
 /*
  * format.h - what an input format implements, and the services formats
  * share.  Internal to the input side: used by the formats (elf_input.c,
- * kdump_input.c), by input.c (the table of formats, chosen by signature)
- * and by reader.c (which calls the ops); nothing above includes it.
+ * kdump_input.c), by the services they share (phys.c, notes.c), by
+ * input.c (the table of formats, chosen by signature) and by reader.c
+ * (which calls the ops); nothing above the input side includes it.
  *
  * A format file exports only its ops table; all else in it is static.
  * The layers, lowest first: util/error; flat.c; file.c; phys.c and

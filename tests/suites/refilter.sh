@@ -127,6 +127,15 @@ t_flat_input() {
 	done
 }
 
+# The flattened extent map and record parser (lib/flat.c) against a
+# model: random overlapping records, every read equal to what -R would
+# have written; records ending past INT64_MAX refused.
+t_flat_map() {
+	make -s -C "$top/tests/unit" >/dev/null || return 1
+	"$top/tests/unit/flat_map" 1 && "$top/tests/unit/flat_map" 2
+}
+run_test "flattened extent map: random records read as -R writes them, bad records refused" t_flat_map
+
 # A flattened input cut short is refused, naming where it stops.
 t_flat_input_cut() {
 	local in=$1 base=$work/out/$(basename "$1").flatcut msg
