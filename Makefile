@@ -1,5 +1,5 @@
 # vmsift: build the library, the command-line program and the test tools.
-#   make            build lib/libvmsift.a and ./vmsift
+#   make            build lib/libvmsift.a, lib/libvmsift.so and ./vmsift
 #   make static     build ./vmsift-static (for capture-kernel initramfs)
 #   make check      run the whole test suite (tests/run)
 #   make demo       dump the vmcore the repo carries, print the report
@@ -10,49 +10,55 @@
 
 PREFIX  ?= /usr/local
 CC      ?= cc
-PKGS     = zlib lzo2 snappy libzstd libdeflate
 OPT     ?= -O2 -g
-WARN     = -Wall -Wextra -Wshadow -Wcast-qual -Wstrict-prototypes \
-           -Wmissing-prototypes -Wvla -Wformat=2 -Wundef -Wpointer-arith \
-           -Wno-missing-field-initializers
-CFLAGS  += $(OPT) $(WARN) -std=gnu11 -pthread -fPIC -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
-           -Iinclude -Ilib $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lz -llzo2 -lsnappy -lzstd -ldeflate) -pthread
-
-ifeq ($(WERROR),1)
-CFLAGS += -Werror
-endif
+include vmsift.mk
+PKGS     = $(VMSIFT_PKGS)
+CFLAGS  += $(OPT) $(VMSIFT_WARN) $(VMSIFT_STD) -fPIC $(VMSIFT_VISIBILITY) \
+           $(VMSIFT_CPPFLAGS)
+LDLIBS  += $(VMSIFT_LDLIBS)
 
 LIB_SRC := $(sort $(wildcard lib/*.c))
 LIB_OBJ := $(LIB_SRC:.c=.o)
 CLI_SRC := $(sort $(wildcard cli/*.c))
 CLI_OBJ := $(CLI_SRC:.c=.o)
 HDRS    := include/vmsift.h $(wildcard lib/*.h) $(wildcard cli/*.h)
+# Everything compiled depends on build/cc.flags: a change of CC, CFLAGS,
+# LDFLAGS or LDLIBS (WERROR=1 too) rebuilds it (vmsift.mk).
+STAMP   := build/cc.flags
+VMSIFT_FLAGS_TEXT = $(CC) $(CFLAGS) $(LDFLAGS) $(LDLIBS)
 
-all: vmsift
+all: vmsift lib/libvmsift.so
 
 lib/libvmsift.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
-lib/libvmsift.so: $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libvmsift.so.0 -o $@ $^ $(LDFLAGS) $(LDLIBS)
+# The shared library exports only what include/vmsift.h marks VMSIFT_API
+# (-fvisibility=hidden), under the version node of lib/libvmsift.map.
+lib/libvmsift.so: $(LIB_OBJ) lib/libvmsift.map $(STAMP)
+	$(CC) -shared -Wl,-soname,libvmsift.so.0 -Wl,--version-script=lib/libvmsift.map \
+		-o $@ $(LIB_OBJ) $(LDFLAGS) $(LDLIBS)
 
-%.o: %.c $(HDRS)
+%.o: %.c $(HDRS) $(STAMP)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-vmsift: $(CLI_OBJ) lib/libvmsift.a
+vmsift: $(CLI_OBJ) lib/libvmsift.a $(STAMP)
 	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) lib/libvmsift.a $(LDFLAGS) $(LDLIBS)
 
-vmsift-static: $(CLI_SRC) $(LIB_SRC) $(HDRS)
+# vmsift-static.aarch64: the same for arm64 capture kernels (tests/harness
+# --arch arm64), with Debian's cross gcc and the :arm64 -dev packages.
+vmsift-static.aarch64: CC = aarch64-linux-gnu-gcc
+vmsift-static vmsift-static.aarch64: $(CLI_SRC) $(LIB_SRC) $(HDRS) $(STAMP)
 	$(CC) $(CFLAGS) -static -o $@ $(CLI_SRC) $(LIB_SRC) $(LDFLAGS) \
 		$(LDLIBS) -lstdc++ -lm  # static snappy is C++
 
-bench/ceiling: bench/ceiling.c lib/libvmsift.a
+bench/ceiling: bench/ceiling.c lib/libvmsift.a $(STAMP)
 	$(CC) $(CFLAGS) -o $@ bench/ceiling.c lib/libvmsift.a $(LDFLAGS) $(LDLIBS)
 
 static: vmsift-static
 
-check: vmsift
+# tests/run builds with WERROR=1 itself; the flags stamp makes that a
+# rebuild from clean when the last build had other flags.
+check:
 	tests/run
 
 demo: vmsift
@@ -69,7 +75,7 @@ bench: vmsift
 	bench/run
 
 clean:
-	rm -f lib/*.o cli/*.o lib/libvmsift.a lib/libvmsift.so vmsift vmsift-static \
+	rm -f lib/*.o cli/*.o lib/libvmsift.a lib/libvmsift.so vmsift vmsift-static vmsift-static.aarch64 \
 		bench/ceiling
 	rm -rf build
 

@@ -30,6 +30,14 @@ extern "C" {
 
 #define VMSIFT_VERSION_STRING "0.1.0"
 
+/* VMSIFT_API marks what libvmsift exports: the library is compiled with
+ * -fvisibility=hidden, and lib/libvmsift.map names the version node. */
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define VMSIFT_API __attribute__((visibility("default")))
+#else
+#define VMSIFT_API
+#endif
+
 /* Dump level bits (makedumpfile's -d). */
 #define VMSIFT_DL_ZERO          1u  /* pages filled with zero */
 #define VMSIFT_DL_CACHE         2u  /* non-private page cache */
@@ -95,57 +103,60 @@ struct vmsift_stats {
 struct vmsift;
 
 /* A new session, or NULL when out of memory. */
-struct vmsift *vmsift_new(void);
+VMSIFT_API struct vmsift *vmsift_new(void);
 /* Release the session and all it holds; NULL is a no-op. */
-void vmsift_free(struct vmsift *vs);
+VMSIFT_API void vmsift_free(struct vmsift *vs);
 
 /* The message of the last failure, with its context; "" if none. */
-const char *vmsift_error(const struct vmsift *vs);
+VMSIFT_API const char *vmsift_error(const struct vmsift *vs);
 
 /* Open the input dump at PATH. */
-int vmsift_open(struct vmsift *vs, const char *path);
+VMSIFT_API int vmsift_open(struct vmsift *vs, const char *path);
 
 /* Take VMCOREINFO from a text file (makedumpfile -i) instead of the
  * dump's own note.  Call after vmsift_open(). */
-int vmsift_set_vmcoreinfo_file(struct vmsift *vs, const char *path);
+VMSIFT_API int vmsift_set_vmcoreinfo_file(struct vmsift *vs, const char *path);
 
 /* Write a dump of the opened input to OUT_FD, which must be open for
  * writing; it must be seekable unless opts->flattened is set.
  * OUT_NAME names it in messages.  Fills vmsift_stats. */
-int vmsift_dump(struct vmsift *vs, const struct vmsift_options *opts,
-		int out_fd, const char *out_name);
+VMSIFT_API int vmsift_dump(struct vmsift *vs, const struct vmsift_options *opts,
+			   int out_fd, const char *out_name);
 
 /* Ask a running vmsift_dump() to stop: it ends the dump as an
  * incomplete one (readable, flagged so) and fails.  Safe to call from a
  * signal handler or another thread. */
-void vmsift_cancel(struct vmsift *vs);
+VMSIFT_API void vmsift_cancel(struct vmsift *vs);
 
 /* Write a split set (makedumpfile --split): N kdump-compressed files,
  * file i holding the pages of one contiguous pfn range, ranges balanced
  * by dumpable pages in units of opts->splitblock_size; crash and
  * libkdumpfile open them together.  One pass, all threads. */
-int vmsift_dump_split(struct vmsift *vs, const struct vmsift_options *opts,
-		      const int *out_fds, const char *const *out_names,
-		      unsigned n);
+VMSIFT_API int vmsift_dump_split(struct vmsift *vs,
+				 const struct vmsift_options *opts,
+				 const int *out_fds, const char *const *out_names,
+				 unsigned n);
 
 /* Merge the files of a split set, in order, into OUT_FD: the file a
  * direct dump would have written.  Refuses parts of different dumps,
  * missing parts and parts out of order. */
-int vmsift_reassemble(struct vmsift *vs, const char *const *parts, unsigned n,
-		      int out_fd, const char *out_name);
+VMSIFT_API int vmsift_reassemble(struct vmsift *vs, const char *const *parts,
+				 unsigned n, int out_fd, const char *out_name);
 
 /* What the last vmsift_dump() found doubtful in the dead kernel's page
  * metadata (unreadable struct pages, broken free lists, absurd orders),
  * one line each with the pfns and addresses, the pages concerned kept;
  * "" when nothing was. */
-const char *vmsift_doubts(const struct vmsift *vs);
+VMSIFT_API const char *vmsift_doubts(const struct vmsift *vs);
 
 /* The counts of the last vmsift_dump(). */
-void vmsift_get_stats(const struct vmsift *vs, struct vmsift_stats *st);
+VMSIFT_API void vmsift_get_stats(const struct vmsift *vs,
+				 struct vmsift_stats *st);
 
 /* Rebuild a seekable dump from a flattened stream (makedumpfile -R). */
-int vmsift_rebuild_flattened(struct vmsift *vs, int in_fd, const char *in_name,
-			     int out_fd, const char *out_name);
+VMSIFT_API int vmsift_rebuild_flattened(struct vmsift *vs, int in_fd,
+					const char *in_name, int out_fd,
+					const char *out_name);
 
 /* Write the dead kernel's log buffer as text to OUT_FD (makedumpfile
  * --dump-dmesg), byte for byte as makedumpfile writes it: one
@@ -154,14 +165,14 @@ int vmsift_rebuild_flattened(struct vmsift *vs, int in_fd, const char *in_name,
  * only the records since the last "dmesg --clear" (--partial-dmesg).
  * OUT_NAME names OUT_FD in messages.  A corrupt log fails, naming the
  * address; what was written before the failure stays in OUT_FD. */
-int vmsift_dump_dmesg(struct vmsift *vs, int partial, int out_fd,
-		      const char *out_name);
+VMSIFT_API int vmsift_dump_dmesg(struct vmsift *vs, int partial, int out_fd,
+				 const char *out_name);
 
 /* The name of a codec ("zlib", "lzo", "snappy", "zstd", "none"). */
-const char *vmsift_codec_name(enum vmsift_codec codec);
+VMSIFT_API const char *vmsift_codec_name(enum vmsift_codec codec);
 
 /* The number of CPUs online, at least 1. */
-unsigned vmsift_cpus_online(void);
+VMSIFT_API unsigned vmsift_cpus_online(void);
 
 #ifdef __cplusplus
 }

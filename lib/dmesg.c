@@ -764,7 +764,7 @@ int vmsift_dump_dmesg(struct vmsift *vs, int partial, int out_fd,
 		return vs_err(&vs->err, "no input is open");
 	if (!vs->in.vi)
 		return vs_err(&vs->err, "cannot extract the kernel log from '%s': "
-			      "the dump has no VMCOREINFO", vs->in.path);
+			      "the dump has no VMCOREINFO", vs->in.file.name);
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return vs_err(&vs->err, "out of memory");
@@ -778,6 +778,6 @@ int vmsift_dump_dmesg(struct vmsift *vs, int partial, int out_fd,
 	free(d);
 	if (ret < 0)
 		return vs_err_ctx(&vs->err, "cannot extract the kernel log from "
-				  "'%s'", vs->in.path);
+				  "'%s'", vs->in.file.name);
 	return 0;
 }

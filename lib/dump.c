@@ -1,173 +1,15 @@
 /*
- * dump.c - the session (struct vmsift) and vmsift_dump(): set up the
- * filter, the workers and the output, then run the format's writer.
+ * dump.c - vmsift_dump() and vmsift_dump_split(), the orchestration of
+ * one dump: check the options, set up the filter, the workers and the
+ * outputs, run the format's writer (writer.h), then keep the stats and
+ * the doubts in the session (session.h) for the public calls.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "dump.h"
 #include "session.h"
-#include "util.h"
-#include "vmcoreinfo.h"
-
-struct vmsift *vmsift_new(void)
-{
-	struct vmsift *vs = calloc(1, sizeof(*vs));
-
-	if (vs)
-		vs->in.fd = -1;
-	return vs;
-}
-
-void vmsift_free(struct vmsift *vs)
-{
-	if (!vs)
-		return;
-	if (vs->opened)
-		vs_input_close(&vs->in);
-	free(vs->doubts);
-	free(vs);
-}
-
-const char *vmsift_error(const struct vmsift *vs)
-{
-	return vs->err.msg;
-}
-
-unsigned vmsift_cpus_online(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n > 0 ? (unsigned)n : 1;
-}
-
-int vmsift_open(struct vmsift *vs, const char *path)
-{
-	vs_err_clear(&vs->err);
-	if (vs->opened)
-		return vs_err(&vs->err, "an input is open already");
-	if (vs_input_open(&vs->in, path, &vs->err) < 0) {
-		vs_input_close(&vs->in);
-		return -1;
-	}
-	vs->opened = 1;
-	return 0;
-}
-
-int vmsift_set_vmcoreinfo_file(struct vmsift *vs, const char *path)
-{
-	FILE *f;
-	char *text;
-	size_t len;
-	int ret;
-
-	vs_err_clear(&vs->err);
-	if (!vs->opened)
-		return vs_err(&vs->err, "no input is open");
-	f = fopen(path, "re");
-	if (!f)
-		return vs_err_sys(&vs->err, "cannot open '%s'", path);
-	text = malloc(1 << 20);
-	len = text ? fread(text, 1, (1 << 20) - 1, f) : 0;
-	if (!text || ferror(f)) {
-		ret = vs_err_sys(&vs->err, "cannot read '%s'", path);
-	} else {
-		ret = vs_input_set_vmcoreinfo(&vs->in, text, len, path,
-					      &vs->err);
-	}
-	free(text);
-	fclose(f);
-	return ret;
-}
-
-double vs_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-void vmsift_cancel(struct vmsift *vs)
-{
-	atomic_store(&vs->cancel, 1);
-}
-
-int vs_check_cancel(const struct vs_dump *d, struct vs_error *err)
-{
-	if (d->cancel && atomic_load(d->cancel))
-		return vs_err(err, "interrupted");
-	return 0;
-}
-
-void vmsift_get_stats(const struct vmsift *vs, struct vmsift_stats *st)
-{
-	*st = vs->stats;
-}
-
-uint64_t vs_bits_count(const uint64_t *bits, uint64_t nwords)
-{
-	uint64_t n = 0;
-
-	for (uint64_t i = 0; i < nwords; i++)
-		n += (uint64_t)__builtin_popcountll(bits[i]);
-	return n;
-}
-
-void vs_report_progress(const struct vs_dump *d, uint64_t done, uint64_t total)
-{
-	if (d->opts->progress)
-		d->opts->progress(d->opts->progress_arg,
-				  done < total ? done : total, total);
-}
-
-int vs_select_chunk(const struct vs_dump *d, struct vs_worker *w,
-		    uint64_t start, uint64_t n, uint64_t *bits1,
-		    uint64_t *bits2, struct vs_error *err)
-{
-	const struct vs_input *in = d->in;
-	uint64_t end = start + n < d->max_mapnr ? start + n : d->max_mapnr;
-
-	/* Pages past max_mapnr stay out of both bitmaps. */
-	memset(bits1, 0, n / 8);
-	memset(bits2, 0, n / 8);
-	if (end < start + n)
-		n = vs_round_up(end - start, 64);
-	if (vs_input_present_bits(in, start, n, bits1) < 0 ||
-	    vs_input_data_bits(&w->reader, start, n, bits2, err) < 0)
-		return -1;
-	for (uint64_t i = end - start; i < n; i++) {
-		vs_bit_clear(bits1, i);
-		vs_bit_clear(bits2, i);
-	}
-	if (d->filter &&
-	    vs_filter_chunk(d->filter, &w->reader, start, n, bits2, &w->counts,
-			    err) < 0)
-		return vs_err_ctx(err, "cannot filter pfns 0x%llx-0x%llx",
-				  (unsigned long long)start,
-				  (unsigned long long)(end - 1));
-	return 0;
-}
-
-int vs_dump_run(struct vs_dump *d, const struct vs_pipeline_ops *ops,
-		void *arg, void *slots, size_t slot_size, unsigned nslots,
-		uint64_t njobs, struct vs_error *err)
-{
-	void **sp = calloc(nslots, sizeof(*sp));
-	int ret;
-
-	if (!sp)
-		return vs_err(err, "out of memory");
-	for (unsigned i = 0; i < nslots; i++)
-		sp[i] = (char *)slots + i * slot_size;
-	ret = vs_pipeline_run(ops, arg, (void **)d->workers, d->nthreads, sp,
-			      nslots, njobs, err);
-	free(sp);
-	return ret;
-}
+#include "writer.h"
 
 static void free_workers(struct vs_dump *d)
 {
@@ -213,16 +55,17 @@ static int new_workers(struct vs_dump *d, struct vs_error *err)
 static int check_options(const struct vmsift *vs,
 			 const struct vmsift_options *o, struct vs_error *err)
 {
+	const struct vs_writer_ops *w = vs_writer_get(o->format);
+
 	if (!vs->opened)
 		return vs_err(err, "no input is open");
 	if (o->dump_level > VMSIFT_DL_MAX)
 		return vs_err(err, "dump level %u is out of range 0-31",
 			      o->dump_level);
-	if (o->format == VMSIFT_FORMAT_ELF && o->codec != VMSIFT_CODEC_NONE)
-		return vs_err(err, "ELF output cannot be compressed");
-	if (o->format == VMSIFT_FORMAT_ELF && vs->in.kind == VS_INPUT_KDUMP)
-		return vs_err(err, "ELF output cannot be made from a "
-			      "kdump-compressed input");
+	if (!w)
+		return vs_err(err, "unknown output format %d", (int)o->format);
+	if (w->check && w->check(&vs->in, o, err) < 0)
+		return -1;
 	if (o->codec != VMSIFT_CODEC_NONE && !vs_codec_get(o->codec))
 		return vs_err(err, "unknown codec %d", (int)o->codec);
 	return 0;
@@ -273,11 +116,6 @@ static void keep_doubts(struct vmsift *vs, const struct vs_filter *f,
 		snprintf(vs->doubts, n, "%s%s", setup, scan);
 }
 
-const char *vmsift_doubts(const struct vmsift *vs)
-{
-	return vs->doubts ? vs->doubts : "";
-}
-
 static int open_sinks(struct vs_dump *d, const int *fds,
 		      const char *const *names, struct vs_error *err)
 {
@@ -303,7 +141,7 @@ static int run_dump(struct vmsift *vs, struct vs_dump *d, const int *fds,
 	struct vs_filter *filter = NULL;
 	int ret;
 
-	vs->in.no_mmap = o->no_mmap || vs->in.is_flat;
+	vs->in.no_mmap = o->no_mmap;
 	d->level = o->dump_level;
 	if (vs->in.kind == VS_INPUT_KDUMP)
 		d->level |= (unsigned)vs->in.kd.dump_level & VMSIFT_DL_MAX;
@@ -321,8 +159,7 @@ static int run_dump(struct vmsift *vs, struct vs_dump *d, const int *fds,
 	if (ret == 0)
 		ret = open_sinks(d, fds, names, err);
 	if (ret == 0)
-		ret = o->format == VMSIFT_FORMAT_ELF ? vs_write_elf(d, err) :
-						      vs_write_kdump(d, err);
+		ret = vs_writer_get(o->format)->write(d, err);
 	if (ret == 0 || d->incomplete)
 		close_sinks(d, err);
 	for (unsigned i = 0; d->workers && i < d->nworkers; i++)
@@ -361,7 +198,7 @@ static int dump_to(struct vmsift *vs, const struct vmsift_options *opts,
 	free(sinks);
 	if (ret < 0)
 		return vs_err_ctx(&vs->err, "cannot dump '%s' to '%s'%s%s",
-				  vs->in.path, names[0], n > 1 ? " and others" : "",
+				  vs->in.file.name, names[0], n > 1 ? " and others" : "",
 				  d.incomplete ? " (the dump is incomplete)" : "");
 	return 0;
 }
@@ -376,10 +213,13 @@ int vmsift_dump_split(struct vmsift *vs, const struct vmsift_options *opts,
 		      const int *out_fds, const char *const *out_names,
 		      unsigned n)
 {
+	const struct vs_writer_ops *w;
+
 	vs_err_clear(&vs->err);
 	if (n < 1 || n > 4096)
 		return vs_err(&vs->err, "a split set has 1 to 4096 files, not %u", n);
-	if (opts->format != VMSIFT_FORMAT_KDUMP || opts->flattened)
+	w = vs_writer_get(opts->format);
+	if (!w || !w->splits || opts->flattened)
 		return vs_err(&vs->err, "split files are kdump-compressed, "
 			      "written to files (not -E, not -F)");
 	return dump_to(vs, opts, out_fds, out_names, n);

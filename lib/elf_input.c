@@ -56,7 +56,7 @@ static int count_phdrs(struct vs_input *in, const Elf64_Ehdr *eh,
 	if (eh->e_shoff == 0)
 		return vs_err(err, "e_phnum is PN_XNUM but there is no section "
 			      "header 0 (e_shoff is 0)");
-	if (vs_input_read_at(in, &sh, sizeof(sh), eh->e_shoff, "section header 0",
+	if (vs_file_read_at(&in->file, &sh, sizeof(sh), eh->e_shoff, "section header 0",
 		       err) < 0)
 		return -1;
 	*nr = sh.sh_info;
@@ -78,15 +78,15 @@ static int check_load(const struct vs_input *in, const Elf64_Phdr *ph,
 			      (unsigned long long)phoff,
 			      (unsigned long long)ph->p_paddr,
 			      (unsigned long long)ph->p_memsz);
-	if (ph->p_offset > in->file_size ||
-	    ph->p_filesz > in->file_size - ph->p_offset)
+	if (ph->p_offset > in->file.size ||
+	    ph->p_filesz > in->file.size - ph->p_offset)
 		return vs_err(err, "program header %zu at offset 0x%llx: "
 			      "segment data 0x%llx+0x%llx ends past the end of "
 			      "the file (0x%llx)", i,
 			      (unsigned long long)phoff,
 			      (unsigned long long)ph->p_offset,
 			      (unsigned long long)ph->p_filesz,
-			      (unsigned long long)in->file_size);
+			      (unsigned long long)in->file.size);
 	return 0;
 }
 
@@ -95,14 +95,14 @@ static int add_note_segment(struct vs_input *in, const Elf64_Phdr *ph,
 {
 	uint8_t *p;
 
-	if (ph->p_offset > in->file_size ||
-	    ph->p_filesz > in->file_size - ph->p_offset)
+	if (ph->p_offset > in->file.size ||
+	    ph->p_filesz > in->file.size - ph->p_offset)
 		return vs_err(err, "program header %zu at offset 0x%llx: notes "
 			      "0x%llx+0x%llx end past the end of the file "
 			      "(0x%llx)", i, (unsigned long long)phoff,
 			      (unsigned long long)ph->p_offset,
 			      (unsigned long long)ph->p_filesz,
-			      (unsigned long long)in->file_size);
+			      (unsigned long long)in->file.size);
 	if (ph->p_filesz > VS_MAX_NOTES || in->notes_size + ph->p_filesz > VS_MAX_NOTES)
 		return vs_err(err, "program header %zu at offset 0x%llx: notes "
 			      "too large (0x%llx bytes)", i,
@@ -112,7 +112,7 @@ static int add_note_segment(struct vs_input *in, const Elf64_Phdr *ph,
 	if (!p)
 		return vs_err(err, "out of memory");
 	in->notes = p;
-	if (vs_input_read_at(in, p + in->notes_size, ph->p_filesz, ph->p_offset,
+	if (vs_file_read_at(&in->file, p + in->notes_size, ph->p_filesz, ph->p_offset,
 		       "notes", err) < 0)
 		return -1;
 	in->notes_size += ph->p_filesz;
@@ -130,18 +130,18 @@ static int read_phdrs(struct vs_input *in, const Elf64_Ehdr *eh,
 		return -1;
 	if (nr == 0)
 		return vs_err(err, "no program headers (e_phnum is 0)");
-	if (nr > in->file_size / sizeof(*ph))
+	if (nr > in->file.size / sizeof(*ph))
 		return vs_err(err, "%zu program headers at offset 0x%llx cannot "
 			      "fit in a file of 0x%llx bytes", nr,
 			      (unsigned long long)eh->e_phoff,
-			      (unsigned long long)in->file_size);
+			      (unsigned long long)in->file.size);
 	ph = calloc(nr, sizeof(*ph));
 	in->loads = calloc(nr, sizeof(*in->loads));
 	if (!ph || !in->loads) {
 		vs_err(err, "out of memory");
 		goto out;
 	}
-	if (vs_input_read_at(in, ph, nr * sizeof(*ph), eh->e_phoff,
+	if (vs_file_read_at(&in->file, ph, nr * sizeof(*ph), eh->e_phoff,
 		       "program headers", err) < 0)
 		goto out;
 	for (i = 0; i < nr; i++) {
@@ -224,17 +224,17 @@ static int read_header(struct vs_input *in, struct vs_error *err)
 {
 	Elf64_Ehdr eh;
 
-	if (in->file_size < sizeof(eh)) {
-		if (in->file_size >= SELFMAG &&
-		    vs_input_read_at(in, &eh, SELFMAG, 0, "ELF header", err) == 0 &&
+	if (in->file.size < sizeof(eh)) {
+		if (in->file.size >= SELFMAG &&
+		    vs_file_read_at(&in->file, &eh, SELFMAG, 0, "ELF header", err) == 0 &&
 		    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0)
 			return vs_err(err, "not an ELF file (no ELF magic at "
 				      "offset 0)");
 		return vs_err(err, "truncated ELF header: the file has 0x%llx "
 			      "bytes, the header needs 0x%zx",
-			      (unsigned long long)in->file_size, sizeof(eh));
+			      (unsigned long long)in->file.size, sizeof(eh));
 	}
-	if (vs_input_read_at(in, &eh, sizeof(eh), 0, "ELF header", err) < 0 ||
+	if (vs_file_read_at(&in->file, &eh, sizeof(eh), 0, "ELF header", err) < 0 ||
 	    check_ident(&eh, err) < 0)
 		return -1;
 	in->elf_machine = eh.e_machine;
@@ -243,7 +243,7 @@ static int read_header(struct vs_input *in, struct vs_error *err)
 
 int vs_input_open_elf(struct vs_input *in, struct vs_error *err)
 {
-	const char *path = in->path;
+	const char *path = in->file.name;
 
 	if (read_header(in, err) < 0 || build_phys_map(in, err) < 0 ||
 	    vs_input_scan_notes(in, err) < 0)

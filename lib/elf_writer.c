@@ -20,9 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dump.h"
+#include "bitops.h"
 #include "pipeline.h"
 #include "util.h"
+#include "writer.h"
 
 #define ELF_GAP_PAGES 256u
 #define ELF_INCOMPLETE 0x1u
@@ -329,7 +330,7 @@ static void count_dumped(struct elf_writer *w)
 	w->d->dumped = vs_bits_count(w->bitmap, nwords);
 }
 
-int vs_write_elf(struct vs_dump *d, struct vs_error *err)
+static int elf_write(struct vs_dump *d, struct vs_error *err)
 {
 	struct elf_writer w = { .d = d };
 	double t = vs_now();
@@ -356,3 +357,21 @@ out:
 	free(w.bitmap);
 	return ret;
 }
+
+static int elf_check(const struct vs_input *in,
+		     const struct vmsift_options *opts, struct vs_error *err)
+{
+	if (opts->codec != VMSIFT_CODEC_NONE)
+		return vs_err(err, "ELF output cannot be compressed");
+	if (in->kind == VS_INPUT_KDUMP)
+		return vs_err(err, "ELF output cannot be made from a "
+			      "kdump-compressed input");
+	return 0;
+}
+
+const struct vs_writer_ops vs_elf_writer = {
+	.name = "ELF",
+	.format = VMSIFT_FORMAT_ELF,
+	.check = elf_check,
+	.write = elf_write,
+};

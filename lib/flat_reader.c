@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flat.h"
 #include "kdump_format.h"
 #include "session.h"
 #include "util.h"
@@ -21,7 +22,6 @@ static int read_flat_header(int fd, const char *name, struct vs_error *err)
 {
 	uint8_t hdr[FLAT_HEADER_SIZE];
 	ssize_t n = vs_read_upto(fd, hdr, sizeof(hdr));
-	int64_t type;
 
 	if (n < 0)
 		return vs_err_sys(err, "cannot read '%s'", name);
@@ -29,15 +29,7 @@ static int read_flat_header(int fd, const char *name, struct vs_error *err)
 		return vs_err(err, "'%s' is not a flattened dump: %zd bytes, "
 			      "the header alone has %d", name, n,
 			      FLAT_HEADER_SIZE);
-	if (memcmp(hdr, FLAT_SIGNATURE, sizeof(FLAT_SIGNATURE) - 1) != 0)
-		return vs_err(err, "'%s' is not a flattened dump: no "
-			      "'makedumpfile' signature at offset 0", name);
-	memcpy(&type, hdr + 16, sizeof(type));
-	if (be64toh((uint64_t)type) != FLAT_TYPE)
-		return vs_err(err, "'%s': flattened header type %lld at offset "
-			      "0x10, expected %d", name,
-			      (long long)be64toh((uint64_t)type), FLAT_TYPE);
-	return 0;
+	return vs_flat_check_header(hdr, name, err);
 }
 
 /* Mark a rebuilt kdump or ELF dump incomplete after a cut stream. */
@@ -93,29 +85,20 @@ static int copy_record(int in_fd, const char *in_name, int out_fd,
 }
 
 static int read_record_header(int fd, const char *name, uint64_t *pos,
-			      int64_t *off, int64_t *size, struct vs_error *err)
+			      struct vs_flat_record *rec, struct vs_error *err)
 {
-	struct flat_record rec;
-	ssize_t n = vs_read_upto(fd, &rec, sizeof(rec));
+	struct flat_record raw;
+	ssize_t n = vs_read_upto(fd, &raw, sizeof(raw));
 
 	if (n < 0)
 		return vs_err_sys(err, "cannot read '%s' at byte 0x%llx", name,
 				  (unsigned long long)*pos);
-	if ((size_t)n < sizeof(rec))
+	if ((size_t)n < sizeof(raw))
 		return vs_err(err, "flattened stream '%s' ends at byte 0x%llx "
 			      "without its end marker", name,
 			      (unsigned long long)(*pos + (uint64_t)n));
-	*off = (int64_t)be64toh((uint64_t)rec.offset);
-	*size = (int64_t)be64toh((uint64_t)rec.size);
-	*pos += sizeof(rec);
-	if (*off == -1 && *size == -1)
-		return 0;
-	if (*off < 0 || *size < 0 || *size > (INT64_MAX - *off))
-		return vs_err(err, "flattened stream '%s': bad record at byte "
-			      "0x%llx (offset %lld, size %lld)", name,
-			      (unsigned long long)(*pos - sizeof(rec)),
-			      (long long)*off, (long long)*size);
-	return 0;
+	*pos += sizeof(raw);
+	return vs_flat_record_parse(&raw, *pos - sizeof(raw), name, rec, err);
 }
 
 static int rebuild(int in_fd, const char *in_name, int out_fd,
@@ -126,16 +109,14 @@ static int rebuild(int in_fd, const char *in_name, int out_fd,
 	if (read_flat_header(in_fd, in_name, err) < 0)
 		return -1;
 	for (;;) {
-		int64_t off = 0, size = 0;
+		struct vs_flat_record rec;
 
-		if (read_record_header(in_fd, in_name, &pos, &off, &size,
-				       err) < 0)
+		if (read_record_header(in_fd, in_name, &pos, &rec, err) < 0)
 			return -1;
-		if (off == -1 && size == -1)
+		if (rec.end)
 			return 0;
-		if (copy_record(in_fd, in_name, out_fd, out_name,
-				(uint64_t)off, (uint64_t)size, &pos, buf,
-				err) < 0)
+		if (copy_record(in_fd, in_name, out_fd, out_name, rec.off,
+				rec.size, &pos, buf, err) < 0)
 			return -1;
 	}
 }

@@ -2,10 +2,8 @@
  * input.c - open an input dump, whatever its format: a kdump-compressed
  * file (kdump_input.c, for re-filtering) or an ELF vmcore (elf_input.c).
  */
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "input.h"
@@ -55,44 +53,16 @@ int vs_input_load_vmcoreinfo_note(struct vs_input *in, struct vs_error *err)
 			in->vmcoreinfo_size, "VMCOREINFO note", err);
 }
 
-int vs_input_read_at(const struct vs_input *in, void *buf, size_t len,
-		     uint64_t off, const char *what, struct vs_error *err)
-{
-	if (off > in->file_size || len > in->file_size - off)
-		return vs_err(err, "%s at offset 0x%llx: file ends at 0x%llx, "
-			      "expected 0x%zx more bytes", what,
-			      (unsigned long long)off,
-			      (unsigned long long)in->file_size, len);
-	if (vs_input_read(in, buf, len, off) < 0)
-		return vs_err_sys(err, "%s at offset 0x%llx: read failed", what,
-				  (unsigned long long)off);
-	return 0;
-}
-
 int vs_input_open(struct vs_input *in, const char *path, struct vs_error *err)
 {
-	char magic[sizeof(FLAT_SIGNATURE) + 3];
-	struct stat st;
+	char magic[KDUMP_SIG_LEN];
 
-	in->fd = -1;
-	in->path = strdup(path);
-	if (!in->path)
-		return vs_err(err, "out of memory");
-	in->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (in->fd < 0 || fstat(in->fd, &st) < 0)
-		return vs_err_sys(err, "cannot open '%s'", path);
-	in->file_size = (uint64_t)st.st_size;
-	/* A hint for a cold page cache; /proc/vmcore ignores it. */
-	posix_fadvise(in->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	if (vs_file_open(&in->file, path, err) < 0)
+		return -1;
 	in->page_size = (uint64_t)sysconf(_SC_PAGESIZE);
 	in->page_shift = (unsigned)__builtin_ctzll(in->page_size);
-	if (in->file_size >= FLAT_HEADER_SIZE &&
-	    vs_pread_full(in->fd, magic, sizeof(magic), 0) == 0 &&
-	    !memcmp(magic, FLAT_SIGNATURE, sizeof(FLAT_SIGNATURE)) &&
-	    vs_input_open_flat(in, err) < 0)
-		return -1;
-	if (in->file_size >= KDUMP_SIG_LEN &&
-	    vs_input_read(in, magic, KDUMP_SIG_LEN, 0) == 0 &&
+	if (in->file.size >= KDUMP_SIG_LEN &&
+	    vs_file_read(&in->file, magic, KDUMP_SIG_LEN, 0) == 0 &&
 	    !memcmp(magic, KDUMP_SIGNATURE, KDUMP_SIG_LEN))
 		return vs_input_open_kdump(in, err);
 	return vs_input_open_elf(in, err);
@@ -100,15 +70,12 @@ int vs_input_open(struct vs_input *in, const char *path, struct vs_error *err)
 
 void vs_input_close(struct vs_input *in)
 {
-	if (in->fd >= 0)
-		close(in->fd);
+	vs_file_close(&in->file);
 	vs_vmcoreinfo_free(in->vi);
 	free(in->notes);
 	free(in->phys);
 	free(in->loads);
-	free(in->path);
 	free(in->kd.rank);
-	free(in->flat.ext);
 	memset(in, 0, sizeof(*in));
-	in->fd = -1;
+	in->file.fd = -1;
 }

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "file.h"
 
 struct vs_vmcoreinfo;
 
@@ -54,25 +55,9 @@ struct vs_kdump_input {
 
 #define VS_RANK_SHIFT 12
 
-/* A flattened file's index: bytes [off, off + len) of the rebuilt file
- * are at stream position POS.  Sorted by off, disjoint. */
-struct vs_flat_extent {
-	uint64_t off, len, pos;
-};
-
-struct vs_flat_map {
-	struct vs_flat_extent *ext;
-	size_t n, cap;
-};
-
 struct vs_input {
 	enum vs_input_kind kind;
-	char *path;
-	int fd;
-	uint64_t file_size;          /* of the (rebuilt) file */
-	int is_flat;                 /* a flattened stream, read through flat */
-	uint64_t stream_size;        /* the flattened file's own size */
-	struct vs_flat_map flat;
+	struct vs_file file;         /* the file and its flattened map */
 	int no_mmap;                 /* read with pread only */
 
 	uint16_t elf_machine;        /* EM_X86_64, ... */
@@ -108,17 +93,6 @@ void vs_input_close(struct vs_input *in);
 /* The format-specific parts of vs_input_open(). */
 int vs_input_open_elf(struct vs_input *in, struct vs_error *err);
 int vs_input_open_kdump(struct vs_input *in, struct vs_error *err);
-int vs_input_open_flat(struct vs_input *in, struct vs_error *err);
-
-/* Read LEN bytes at OFF of the input file (of the rebuilt file, for a
- * flattened one: unwritten ranges read as zeros).  0, or -1 with errno
- * (0 at the end of the file). */
-int vs_input_read(const struct vs_input *in, void *buf, size_t len,
-		  uint64_t off);
-/* The same for the input's own structures: fails with a message naming
- * WHAT and the offset when the file is too short or the read fails. */
-int vs_input_read_at(const struct vs_input *in, void *buf, size_t len,
-		     uint64_t off, const char *what, struct vs_error *err);
 /* Shared by both: the notes (CPUs, VMCOREINFO), max_mapnr from phys. */
 int vs_input_scan_notes(struct vs_input *in, struct vs_error *err);
 int vs_input_load_vmcoreinfo_note(struct vs_input *in, struct vs_error *err);
@@ -137,29 +111,13 @@ long vs_input_find(const struct vs_input *in, uint64_t paddr);
 void vs_input_page_cover(const struct vs_input *in, uint64_t pfn,
 			 uint64_t *mem_bytes, uint64_t *data_bytes);
 
-/* A window onto the input file: mapped, or read into a buffer. */
-struct vs_window {
-	uint8_t *p;
-	uint64_t off;                /* file offset of p[0] */
-	size_t len;
-	int mapped;                  /* p is an mmap (else a malloc'd buffer) */
-};
-
-enum { VS_WIN_DATA, VS_WIN_DESC, VS_WIN_BITMAP, VS_NR_WIN };
-
 struct vs_reader {
 	const struct vs_input *in;
-	struct vs_window win[VS_NR_WIN];  /* ELF: DATA, and DESC for small reads */
-	int use_mmap;                /* cleared for good if mmap fails */
+	struct vs_view view;         /* ELF: DATA, and DESC for small reads */
 	uint8_t *bounce;             /* one page, for partly covered pages */
 	uint8_t *cbuf;               /* kdump input: a compressed page */
 	long last_seg;
 };
-
-/* A pointer to file bytes [off, off + len) of the input through window
- * W of R, LIMIT being where the surrounding region ends in the file. */
-const uint8_t *vs_window_get(struct vs_reader *r, int w, uint64_t off,
-			     size_t len, uint64_t limit, struct vs_error *err);
 
 /* Set in BITS (64-aligned START, N pfns, chunk-relative) the pfns whose
  * data the input holds. */

@@ -51,17 +51,17 @@ static int check_header(struct vs_input *in, const struct kdump_header *h,
 			      "not a power of two between 512 and 1 MiB",
 			      (long long)bs);
 	if (h->sub_hdr_size < 1 ||
-	    (uint64_t)h->sub_hdr_size * (uint64_t)bs > in->file_size)
+	    (uint64_t)h->sub_hdr_size * (uint64_t)bs > in->file.size)
 		return vs_err(err, "kdump sub header size %d blocks at offset "
 			      "0x1b0 does not fit in the file",
 			      h->sub_hdr_size);
 	if (h->bitmap_blocks == 0 ||
 	    (1 + (uint64_t)h->sub_hdr_size + h->bitmap_blocks) * (uint64_t)bs >
-	    in->file_size)
+	    in->file.size)
 		return vs_err(err, "kdump bitmaps (%u blocks at offset 0x1b4) "
 			      "run past the end of the file (0x%llx)",
 			      h->bitmap_blocks,
-			      (unsigned long long)in->file_size);
+			      (unsigned long long)in->file.size);
 	return 0;
 }
 
@@ -70,19 +70,19 @@ static int check_notes(struct vs_input *in, const struct kdump_sub_header *sh,
 {
 	if (sh->size_note == 0)
 		return 0;
-	if (sh->offset_note > in->file_size ||
-	    sh->size_note > in->file_size - sh->offset_note ||
+	if (sh->offset_note > in->file.size ||
+	    sh->size_note > in->file.size - sh->offset_note ||
 	    sh->size_note > (64u << 20))
 		return vs_err(err, "notes 0x%llx+0x%llx (sub header offset "
 			      "0x30) run past the end of the file (0x%llx)",
 			      (unsigned long long)sh->offset_note,
 			      (unsigned long long)sh->size_note,
-			      (unsigned long long)in->file_size);
+			      (unsigned long long)in->file.size);
 	in->notes = malloc(sh->size_note + 1);
 	if (!in->notes)
 		return vs_err(err, "out of memory");
 	in->notes_size = sh->size_note;
-	return vs_input_read_at(in, in->notes, sh->size_note, sh->offset_note, "notes",
+	return vs_file_read_at(&in->file, in->notes, sh->size_note, sh->offset_note, "notes",
 		       err);
 }
 
@@ -93,7 +93,7 @@ static int read_headers(struct vs_input *in, struct vs_error *err)
 	struct vs_kdump_input *kd = &in->kd;
 	uint64_t mapnr_bytes;
 
-	if (vs_input_read_at(in, &h, sizeof(h), 0, "kdump header", err) < 0 ||
+	if (vs_file_read_at(&in->file, &h, sizeof(h), 0, "kdump header", err) < 0 ||
 	    check_header(in, &h, err) < 0)
 		return -1;
 	kd->block_size = (uint64_t)h.block_size;
@@ -104,7 +104,7 @@ static int read_headers(struct vs_input *in, struct vs_error *err)
 	in->page_size = kd->block_size;
 	in->page_shift = (unsigned)__builtin_ctzll(in->page_size);
 	in->elf_machine = machine_of(h.utsname.machine);
-	if (vs_input_read_at(in, &sh, sizeof(sh), kd->block_size, "kdump sub header",
+	if (vs_file_read_at(&in->file, &sh, sizeof(sh), kd->block_size, "kdump sub header",
 		    err) < 0)
 		return -1;
 	kd->phys_base = sh.phys_base;
@@ -147,7 +147,7 @@ static int stream_bitmap(struct vs_input *in, uint64_t off,
 	for (uint64_t done = 0; done < len && ret == 0;) {
 		size_t n = len - done < STREAM_BUF ? (size_t)(len - done) : STREAM_BUF;
 
-		ret = vs_input_read_at(in, buf, n, off + done, "bitmap", err);
+		ret = vs_file_read_at(&in->file, buf, n, off + done, "bitmap", err);
 		if (ret == 0)
 			ret = fn(in, arg, buf, done, n, err);
 		done += n;
@@ -253,12 +253,12 @@ static int build_rank(struct vs_input *in, struct vs_error *err)
 	if (stream_bitmap(in, in->kd.bitmap2_off, bitmap2_piece, NULL, err) < 0)
 		return -1;
 	if (in->kd.desc_off + in->kd.nr_dumpable * sizeof(struct kdump_page_desc) >
-	    in->file_size)
+	    in->file.size)
 		return vs_err(err, "0x%llx page descriptors at offset 0x%llx "
 			      "run past the end of the file (0x%llx)",
 			      (unsigned long long)in->kd.nr_dumpable,
 			      (unsigned long long)in->kd.desc_off,
-			      (unsigned long long)in->file_size);
+			      (unsigned long long)in->file.size);
 	return 0;
 }
 
@@ -269,7 +269,7 @@ int vs_input_open_kdump(struct vs_input *in, struct vs_error *err)
 	    build_segments(in, err) < 0 || build_rank(in, err) < 0 ||
 	    vs_input_load_vmcoreinfo_note(in, err) < 0)
 		return vs_err_ctx(err, "cannot read kdump-compressed '%s'",
-				  in->path);
+				  in->file.name);
 	return 0;
 }
 
@@ -281,7 +281,7 @@ static int bitmap2_test(struct vs_reader *r, uint64_t pfn, int *set,
 	const struct vs_kdump_input *kd = &r->in->kd;
 	const uint8_t *p;
 
-	p = vs_window_get(r, VS_WIN_BITMAP, kd->bitmap2_off + pfn / 8, 1,
+	p = vs_view_get(&r->view, VS_WIN_BITMAP, kd->bitmap2_off + pfn / 8, 1,
 			  kd->bitmap2_off + kd->bitmap_len, err);
 	if (!p)
 		return -1;
@@ -298,7 +298,7 @@ static int desc_index(struct vs_reader *r, uint64_t pfn, uint64_t *index,
 	uint64_t n = kd->rank[pfn >> VS_RANK_SHIFT];
 	const uint8_t *p;
 
-	p = vs_window_get(r, VS_WIN_BITMAP, kd->bitmap2_off + base / 8,
+	p = vs_view_get(&r->view, VS_WIN_BITMAP, kd->bitmap2_off + base / 8,
 			  RANK_PFNS / 8, kd->bitmap2_off + kd->bitmap_len, err);
 	if (!p)
 		return -1;
@@ -320,7 +320,7 @@ static int read_desc(struct vs_reader *r, uint64_t pfn,
 	if (desc_index(r, pfn, &index, err) < 0)
 		return -1;
 	off = kd->desc_off + index * sizeof(*pd);
-	p = vs_window_get(r, VS_WIN_DESC, off, sizeof(*pd), r->in->file_size,
+	p = vs_view_get(&r->view, VS_WIN_DESC, off, sizeof(*pd), r->in->file.size,
 			  err);
 	if (!p)
 		return -1;
@@ -336,12 +336,12 @@ static int check_desc(const struct vs_reader *r,
 	if (pd->offset == 0)
 		return vs_err(err, "lost: the input dump is incomplete");
 	if (pd->size == 0 || pd->size > in->page_size || pd->offset < 0 ||
-	    (uint64_t)pd->offset > in->file_size ||
-	    pd->size > in->file_size - (uint64_t)pd->offset)
+	    (uint64_t)pd->offset > in->file.size ||
+	    pd->size > in->file.size - (uint64_t)pd->offset)
 		return vs_err(err, "page descriptor (offset 0x%llx, size 0x%x) "
 			      "points outside the file (0x%llx)",
 			      (unsigned long long)pd->offset, pd->size,
-			      (unsigned long long)in->file_size);
+			      (unsigned long long)in->file.size);
 	if (pd->flags && !vs_codec_by_flag(pd->flags))
 		return vs_err(err, "unknown compression flags 0x%x in its page "
 			      "descriptor", pd->flags);
@@ -369,8 +369,8 @@ int vs_kdump_read_page(struct vs_reader *r, uint64_t pfn, const uint8_t **page,
 		return vs_err(err, "not in the dump");
 	if (read_desc(r, pfn, &pd, err) < 0 || check_desc(r, &pd, err) < 0)
 		return -1;
-	data = vs_window_get(r, VS_WIN_DATA, (uint64_t)pd.offset, pd.size,
-			     in->file_size, err);
+	data = vs_view_get(&r->view, VS_WIN_DATA, (uint64_t)pd.offset, pd.size,
+			     in->file.size, err);
 	if (!data)
 		return -1;
 	if (!pd.flags) {
@@ -399,7 +399,7 @@ int vs_kdump_data_bits(struct vs_reader *r, uint64_t start, uint64_t n,
 		return 0;
 	if (end > r->in->max_mapnr)
 		end = vs_round_up(r->in->max_mapnr, 8);
-	p = vs_window_get(r, VS_WIN_BITMAP, kd->bitmap2_off + start / 8,
+	p = vs_view_get(&r->view, VS_WIN_BITMAP, kd->bitmap2_off + start / 8,
 			  (end - start) / 8, kd->bitmap2_off + kd->bitmap_len,
 			  err);
 	if (!p)

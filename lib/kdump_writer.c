@@ -20,11 +20,12 @@
 #include <string.h>
 
 #include "arch.h"
-#include "dump.h"
+#include "bitops.h"
 #include "kdump_format.h"
 #include "pipeline.h"
 #include "util.h"
 #include "vmcoreinfo.h"
+#include "writer.h"
 
 #define DESC_BUF   2048u             /* descriptors buffered: 48 KiB */
 #define DATA_BUF   (1u << 20)        /* page data buffered */
@@ -693,7 +694,7 @@ static int new_outs(struct kd_writer *w, struct vs_error *err)
 	return 0;
 }
 
-int vs_write_kdump(struct vs_dump *d, struct vs_error *err)
+static int kdump_write(struct vs_dump *d, struct vs_error *err)
 {
 	struct kd_writer w = { .d = d };
 	int ret = -1;
@@ -723,3 +724,10 @@ out:
 	free_outs(&w);
 	return ret;
 }
+
+const struct vs_writer_ops vs_kdump_writer = {
+	.name = "kdump",
+	.format = VMSIFT_FORMAT_KDUMP,
+	.splits = 1,
+	.write = kdump_write,
+};

@@ -8,17 +8,11 @@
  * at 0x9fc00, p_filesz < p_memsz) is assembled in a bounce page, with
  * zeros where the file has no data.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "input.h"
 #include "util.h"
-
-#define VS_MAP_WINDOW  (2u << 20)
-#define VS_READ_WINDOW (1u << 20)
 
 long vs_input_find(const struct vs_input *in, uint64_t paddr)
 {
@@ -78,98 +72,19 @@ int vs_reader_init(struct vs_reader *r, const struct vs_input *in,
 	memset(r, 0, sizeof(*r));
 	r->in = in;
 	r->last_seg = -1;
-	r->use_mmap = !in->no_mmap;
+	vs_view_init(&r->view, &in->file, in->no_mmap);
 	r->bounce = aligned_alloc(64, in->page_size);
 	if (!r->bounce)
 		return vs_err(err, "out of memory");
 	return 0;
 }
 
-static void drop_window(struct vs_window *w)
-{
-	if (w->p && w->mapped)
-		munmap(w->p, w->len);
-	else
-		free(w->p);
-	memset(w, 0, sizeof(*w));
-}
-
 void vs_reader_fini(struct vs_reader *r)
 {
-	for (int i = 0; i < VS_NR_WIN; i++)
-		drop_window(&r->win[i]);
+	vs_view_fini(&r->view);
 	free(r->bounce);
 	free(r->cbuf);
 	memset(r, 0, sizeof(*r));
-}
-
-static int map_window(struct vs_reader *r, struct vs_window *w,
-		      uint64_t start, uint64_t end)
-{
-	void *p = mmap(NULL, end - start, PROT_READ, MAP_PRIVATE,
-		       r->in->fd, (off_t)start);
-
-	if (p == MAP_FAILED)
-		return -1;
-	w->p = p;
-	w->off = start;
-	w->len = end - start;
-	w->mapped = 1;
-	return 0;
-}
-
-static int read_window(struct vs_reader *r, struct vs_window *w,
-		       uint64_t start, uint64_t end, struct vs_error *err)
-{
-	w->p = malloc(VS_READ_WINDOW);
-	if (!w->p)
-		return vs_err(err, "out of memory");
-	if (vs_input_read(r->in, w->p, end - start, start) < 0)
-		return vs_err_sys(err, "cannot read '%s' at offset 0x%llx",
-				  r->in->path, (unsigned long long)start);
-	w->off = start;
-	w->len = end - start;
-	return 0;
-}
-
-const uint8_t *vs_window_get(struct vs_reader *r, int wi, uint64_t off,
-			     size_t len, uint64_t limit, struct vs_error *err)
-{
-	struct vs_window *w = &r->win[wi];
-	uint64_t start, end;
-
-	if (w->len && off >= w->off && off + len <= w->off + w->len)
-		return w->p + (off - w->off);
-	if (w->p && !w->mapped && off + len <= limit) {
-		/* Reuse the buffer: read the next piece into it. */
-		end = off + VS_READ_WINDOW < limit ? off + VS_READ_WINDOW : limit;
-		if (vs_input_read(r->in, w->p, end - off, off) < 0)
-			return vs_err_sys(err, "cannot read '%s' at offset "
-					  "0x%llx", r->in->path,
-					  (unsigned long long)off), NULL;
-		w->off = off;
-		w->len = end - off;
-		return w->p;
-	}
-	drop_window(w);
-	if (r->use_mmap) {
-		start = off & ~(uint64_t)(sysconf(_SC_PAGESIZE) - 1);
-		end = start + VS_MAP_WINDOW;
-		if (end > limit)
-			end = limit;
-		if (end < off + len)
-			end = off + len;
-		if (map_window(r, w, start, end) == 0)
-			return w->p + (off - start);
-		r->use_mmap = 0;  /* mmap refused: pread from now on */
-	}
-	end = off + VS_READ_WINDOW < limit ? off + VS_READ_WINDOW : limit;
-	if (end < off + len)
-		return vs_err(err, "internal: read of 0x%zx bytes exceeds the "
-			      "window", len), NULL;
-	if (read_window(r, w, off, end, err) < 0)
-		return NULL;
-	return w->p;
 }
 
 /* Copy [paddr, paddr + len) of segment S, zeros past its file data. */
@@ -193,7 +108,7 @@ static int copy_from_segment(struct vs_reader *r, const struct vs_segment *s,
 		}
 		if (n > s->filesz - rel)
 			n = (size_t)(s->filesz - rel);
-		src = vs_window_get(r, wi, s->offset + rel, n,
+		src = vs_view_get(&r->view, wi, s->offset + rel, n,
 				    s->offset + s->filesz, err);
 		if (!src)
 			return -1;
@@ -271,7 +186,7 @@ const uint8_t *vs_peek_phys(struct vs_reader *r, uint64_t paddr, size_t len,
 	s = &in->phys[i];
 	if (paddr - s->paddr + len > s->filesz)
 		return NULL;
-	return vs_window_get(r, VS_WIN_DATA, s->offset + (paddr - s->paddr), len,
+	return vs_view_get(&r->view, VS_WIN_DATA, s->offset + (paddr - s->paddr), len,
 			     s->offset + s->filesz, err);
 }
 
@@ -348,7 +263,7 @@ int vs_read_page(struct vs_reader *r, uint64_t pfn, const uint8_t **page,
 	s = &in->phys[i];
 	if (paddr - s->paddr + in->page_size > s->filesz)
 		return assemble_page(r, pfn, page, err);
-	*page = vs_window_get(r, VS_WIN_DATA, s->offset + (paddr - s->paddr),
+	*page = vs_view_get(&r->view, VS_WIN_DATA, s->offset + (paddr - s->paddr),
 			      in->page_size, s->offset + s->filesz, err);
 	return *page ? 0 : -1;
 }

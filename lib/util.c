@@ -1,6 +1,7 @@
 /* util.c - small helpers shared by the library's files (util.h). */
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -111,4 +112,12 @@ int vs_is_zero(const void *buf, size_t len)
 	for (size_t i = len & ~(size_t)63; i < len; i++)
 		acc |= b[i];
 	return acc == 0;
+}
+
+double vs_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }

@@ -27,4 +27,7 @@ static inline uint64_t vs_round_up(uint64_t x, uint64_t y)
 /* Is the buffer all zero bytes?  Any length, any alignment. */
 int vs_is_zero(const void *buf, size_t len);
 
+/* A monotonic clock, in seconds, for the phase timings. */
+double vs_now(void);
+
 #endif

@@ -52,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	vs_vmcoreinfo_free(vi);
 
 	memset(&in, 0, sizeof(in));
-	in.fd = -1;
+	in.file.fd = -1;
 	in.phys = &seg;
 	in.nr_phys = 1;
 	in.page_size = 4096;

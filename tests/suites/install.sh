@@ -182,3 +182,28 @@ t_uninstall() {
 	[ -z "$left" ] || { echo "left behind:"; echo "$left"; return 1; }
 }
 run_test "install: make uninstall removes every installed file" t_uninstall
+
+# libvmsift.so exports the public API and nothing else: every function
+# include/vmsift.h declares carries VMSIFT_API and is exported under the
+# version node VMSIFT_0, and no other symbol is (no internal vs_*).
+t_exports() {
+	local so=$top/lib/libvmsift.so declared exported undeclared
+	make -s -C "$top" lib/libvmsift.so || return 1
+	undeclared=$(grep -E '^[a-z][^;(]*\bvmsift_[a-z0-9_]+\(' "$top/include/vmsift.h" |
+		grep -v '^typedef')
+	[ -z "$undeclared" ] || { echo "declared without VMSIFT_API:"; echo "$undeclared"; return 1; }
+	declared=$(grep -oE '^VMSIFT_API [^(]*\bvmsift_[a-z0-9_]+\(' "$top/include/vmsift.h" |
+		grep -oE 'vmsift_[a-z0-9_]+' | sort)
+	[ -n "$declared" ] || { echo "no VMSIFT_API declaration in vmsift.h"; return 1; }
+	exported=$(nm -D --defined-only "$so" | awk '$2 != "A" { print $3 }' | sort)
+	if [ "$(sed 's/@@VMSIFT_0$//' <<<"$exported")" != "$declared" ]; then
+		echo "exported symbols differ from vmsift.h's declarations (< header, > library):"
+		diff <(echo "$declared") <(sed 's/@@VMSIFT_0$//' <<<"$exported")
+		return 1
+	fi
+	if grep -v '@@VMSIFT_0$' <<<"$exported"; then
+		echo "symbols above lack the version node VMSIFT_0"
+		return 1
+	fi
+}
+run_test "install: libvmsift.so exports exactly vmsift.h's functions, version VMSIFT_0" t_exports

@@ -6,7 +6,13 @@
 # Sourced by tests/run; about 2-3 minutes on 2 cores.
 
 san_cc=${SAN_CC:-clang}
-san_pkgs="zlib lzo2 snappy libzstd libdeflate"
+# The feature macros, includes, warnings and libraries of every other build
+# (vmsift.mk).
+san_mk() { make -s --no-print-directory -C "$top" "print-$1"; }
+san_cppflags=$(san_mk VMSIFT_CPPFLAGS)
+san_std=$(san_mk VMSIFT_STD)
+san_warn=$(san_mk VMSIFT_WARN)
+san_ldlibs=$(san_mk VMSIFT_LDLIBS)
 san_asan=$work/asan
 san_tsan=$work/tsan
 
@@ -17,8 +23,7 @@ san_build() {
 	local srcs half pid1 rc=0 cflags
 	command -v "$san_cc" >/dev/null || { echo "$san_cc not found: sanitizer runs skipped"; return 1; }
 	rm -rf "$dir" && mkdir -p "$dir/obj" || return 1
-	cflags="-g -O1 -fno-omit-frame-pointer -std=gnu11 -pthread -D_FILE_OFFSET_BITS=64
-		-I$top/include -I$top/lib $(pkg-config --cflags $san_pkgs) $*"
+	cflags="-g -O1 -fno-omit-frame-pointer $san_std $san_cppflags $san_warn $*"
 	srcs=("$top"/lib/*.c "$top"/cli/*.c)
 	half=$(( ${#srcs[@]} / 2 ))
 	san_compile "$dir" "$cflags" "${srcs[@]:0:half}" & pid1=$!
@@ -26,7 +31,7 @@ san_build() {
 	wait $pid1 || rc=1
 	[ $rc -eq 0 ] || return 1
 	# shellcheck disable=SC2086
-	"$san_cc" "$@" -pthread -o "$dir/vmsift" "$dir"/obj/*.o $(pkg-config --libs $san_pkgs)
+	"$san_cc" "$@" -o "$dir/vmsift" "$dir"/obj/*.o $san_ldlibs
 }
 
 # san_compile DIR CFLAGS FILES...: one object per file into DIR/obj.

@@ -165,6 +165,17 @@ def no_loads():
     return b
 
 
+@case('flat-offset-overflow',
+      'bad record at byte 0x1000 (offset 9223372036854775800, size 16)')
+def flat_offset_overflow():
+    """A flattened file whose one record ends past INT64_MAX."""
+    head = bytearray(4096)
+    head[:12] = b'makedumpfile'
+    struct.pack_into('>qq', head, 16, 1, 1)
+    rec = struct.pack('>qq', (1 << 63) - 8, 16) + bytes(16)
+    return bytes(head) + rec + struct.pack('>qq', -1, -1)
+
+
 @case('no-vmcoreinfo', '')
 def no_vmcoreinfo():
     return build(note_blob=notes(None))

@@ -1,16 +1,18 @@
 /*
- * dump.h - one dump in progress, shared by the format writers.
+ * select.h - one dump in progress and the services the format writers
+ * use: chunk selection, the worker pipeline, progress and cancel.
  *
- * vmsift_dump() (dump.c) builds a struct vs_dump and one struct vs_worker
- * per thread, then hands them to the writer of the requested format
- * (kdump_writer.c, elf_writer.c).  The dump is read-only while workers
- * run; each worker owns its reader, codec context and buffers.
+ * The orchestration (dump.c) builds a struct vs_dump and one struct
+ * vs_worker per thread, then hands them to the writer of the requested
+ * format (writer.h).  The dump is read-only while workers run; each
+ * worker owns its reader, codec context and buffers.  This layer sits
+ * below the writers: it never calls one.
  *
  * Both writers select pages the same way: vs_select_chunk() computes, for
  * a chunk of pfns, bitmap1 (memory present) and bitmap2 (page kept).
  */
-#ifndef VMSIFT_DUMP_H
-#define VMSIFT_DUMP_H
+#ifndef VMSIFT_SELECT_H
+#define VMSIFT_SELECT_H
 
 #include <stdatomic.h>
 
@@ -21,8 +23,11 @@
 #include "sink.h"
 #include "vmsift.h"
 
-/* pfns per selection chunk: 4 KiB of bitmap, 128 MiB of 4 KiB pages. */
+/* pfns per selection chunk: 4 KiB of each bitmap, whatever the page
+ * size. */
 #define VS_SELECT_PFNS (1u << 15)
+
+struct vs_worker;
 
 struct vs_dump {
 	const struct vs_input *in;
@@ -49,25 +54,26 @@ struct vs_dump {
 	double select_seconds, copy_seconds;  /* time of each phase */
 };
 
-/* A monotonic clock, in seconds, for the phase timings. */
-double vs_now(void);
-
-/* Fails with "interrupted" once vmsift_cancel() was called: the writers
- * ask between chunks. */
-int vs_check_cancel(const struct vs_dump *d, struct vs_error *err);
-
 struct vs_worker {
 	const struct vs_dump *d;
 	struct vs_reader reader;
 	void *codec_ctx;
 	void *writer;                         /* the format writer's state */
-	struct vs_counts counts;              /* summed by the consumer */
+	struct vs_counts counts;              /* summed by the orchestration */
 };
 
+/* Fails with "interrupted" once vmsift_cancel() was called: the writers
+ * ask between chunks. */
+int vs_check_cancel(const struct vs_dump *d, struct vs_error *err);
+
+/* bitmap1 and bitmap2 of pfns [START, START + N), N a multiple of 64;
+ * pfns past the dump's end are left out of both. */
 int vs_select_chunk(const struct vs_dump *d, struct vs_worker *w,
 		    uint64_t start, uint64_t n, uint64_t *bits1,
 		    uint64_t *bits2, struct vs_error *err);
 
+/* Calls the caller's progress callback, if any, with DONE capped at
+ * TOTAL. */
 void vs_report_progress(const struct vs_dump *d, uint64_t done,
 			uint64_t total);
 
@@ -76,26 +82,5 @@ void vs_report_progress(const struct vs_dump *d, uint64_t done,
 int vs_dump_run(struct vs_dump *d, const struct vs_pipeline_ops *ops,
 		void *arg, void *slots, size_t slot_size, unsigned nslots,
 		uint64_t njobs, struct vs_error *err);
-
-int vs_write_kdump(struct vs_dump *d, struct vs_error *err);
-int vs_write_elf(struct vs_dump *d, struct vs_error *err);
-
-/* Bit helpers over arrays of 64-bit words, pfn-relative to a chunk. */
-static inline void vs_bit_set(uint64_t *bits, uint64_t i)
-{
-	bits[i / 64] |= 1ULL << (i % 64);
-}
-
-static inline int vs_bit_test(const uint64_t *bits, uint64_t i)
-{
-	return (bits[i / 64] >> (i % 64)) & 1;
-}
-
-static inline void vs_bit_clear(uint64_t *bits, uint64_t i)
-{
-	bits[i / 64] &= ~(1ULL << (i % 64));
-}
-
-uint64_t vs_bits_count(const uint64_t *bits, uint64_t nwords);
 
 #endif

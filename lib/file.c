@@ -1,0 +1,187 @@
+/*
+ * file.c - the lowest layer of input (file.h): open the input file,
+ * read it by offset (through the extent map when it is flattened), and
+ * keep one thread's windows onto it, mapped or read.
+ *
+ * Used by the input formats, input.c and reader.c.
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "file.h"
+#include "kdump_format.h"
+#include "util.h"
+
+/* The file is open as F->fd: size it and index it if it is flattened. */
+static int setup(struct vs_file *f, struct vs_error *err)
+{
+	char magic[sizeof(FLAT_SIGNATURE) - 1];
+	struct stat st;
+
+	if (fstat(f->fd, &st) < 0)
+		return vs_err_sys(err, "cannot open '%s'", f->name);
+	f->size = (uint64_t)st.st_size;
+	/* A hint for a cold page cache; /proc/vmcore ignores it. */
+	posix_fadvise(f->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	if (f->size < FLAT_HEADER_SIZE ||
+	    vs_pread_full(f->fd, magic, sizeof(magic), 0) < 0 ||
+	    !vs_flat_probe(magic, sizeof(magic)))
+		return 0;
+	/* Its messages name the file. */
+	if (vs_flat_map_build(&f->flat, f->fd, f->name, f->size, err) < 0)
+		return -1;
+	f->is_flat = 1;
+	f->stream_size = f->size;
+	f->size = f->flat.end;
+	return 0;
+}
+
+int vs_file_open(struct vs_file *f, const char *path, struct vs_error *err)
+{
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+	f->name = strdup(path);
+	if (!f->name)
+		return vs_err(err, "out of memory");
+	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (f->fd < 0)
+		return vs_err_sys(err, "cannot open '%s'", path);
+	return setup(f, err);
+}
+
+int vs_file_open_fd(struct vs_file *f, int fd, const char *name,
+		    struct vs_error *err)
+{
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+	f->name = strdup(name ? name : "(descriptor)");
+	if (!f->name)
+		return vs_err(err, "out of memory");
+	f->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (f->fd < 0)
+		return vs_err_sys(err, "cannot duplicate descriptor %d of '%s'",
+				  fd, f->name);
+	return setup(f, err);
+}
+
+void vs_file_close(struct vs_file *f)
+{
+	if (f->fd >= 0)
+		close(f->fd);
+	vs_flat_map_free(&f->flat);
+	free(f->name);
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+}
+
+int vs_file_read(const struct vs_file *f, void *buf, size_t len, uint64_t off)
+{
+	if (f->is_flat)
+		return vs_flat_map_read(&f->flat, f->fd, buf, len, off);
+	return vs_pread_full(f->fd, buf, len, off);
+}
+
+int vs_file_read_at(const struct vs_file *f, void *buf, size_t len,
+		    uint64_t off, const char *what, struct vs_error *err)
+{
+	if (off > f->size || len > f->size - off)
+		return vs_err(err, "%s at offset 0x%llx: file ends at 0x%llx, "
+			      "expected 0x%zx more bytes", what,
+			      (unsigned long long)off,
+			      (unsigned long long)f->size, len);
+	if (vs_file_read(f, buf, len, off) < 0)
+		return vs_err_sys(err, "%s at offset 0x%llx: read failed", what,
+				  (unsigned long long)off);
+	return 0;
+}
+
+/* ---- windows ---------------------------------------------------------- */
+
+void vs_view_init(struct vs_view *v, const struct vs_file *f, int no_mmap)
+{
+	memset(v, 0, sizeof(*v));
+	v->f = f;
+	v->use_mmap = !no_mmap && !f->is_flat;
+}
+
+static void drop_window(struct vs_window *w)
+{
+	if (w->p && w->mapped)
+		munmap(w->p, w->len);
+	else
+		free(w->p);
+	memset(w, 0, sizeof(*w));
+}
+
+void vs_view_fini(struct vs_view *v)
+{
+	for (int i = 0; i < VS_NR_WIN; i++)
+		drop_window(&v->win[i]);
+}
+
+static int map_window(struct vs_view *v, struct vs_window *w,
+		      uint64_t start, uint64_t end)
+{
+	void *p = mmap(NULL, end - start, PROT_READ, MAP_PRIVATE, v->f->fd,
+		       (off_t)start);
+
+	if (p == MAP_FAILED)
+		return -1;
+	w->p = p;
+	w->off = start;
+	w->len = end - start;
+	w->mapped = 1;
+	return 0;
+}
+
+/* Read [off, end) into W's buffer, allocating it the first time. */
+static int read_window(struct vs_view *v, struct vs_window *w, uint64_t off,
+		       uint64_t end, struct vs_error *err)
+{
+	if (!w->p) {
+		w->p = malloc(VS_READ_WINDOW);
+		if (!w->p)
+			return vs_err(err, "out of memory");
+	}
+	w->off = w->len = 0;
+	if (vs_file_read(v->f, w->p, end - off, off) < 0)
+		return vs_err_sys(err, "cannot read '%s' at offset 0x%llx",
+				  v->f->name, (unsigned long long)off);
+	w->off = off;
+	w->len = end - off;
+	return 0;
+}
+
+const uint8_t *vs_view_get(struct vs_view *v, int wi, uint64_t off, size_t len,
+			   uint64_t limit, struct vs_error *err)
+{
+	struct vs_window *w = &v->win[wi];
+	uint64_t start, end;
+
+	if (w->len && off >= w->off && off + len <= w->off + w->len)
+		return w->p + (off - w->off);
+	if (w->mapped)
+		drop_window(w);
+	if (v->use_mmap) {
+		start = off & ~(uint64_t)(sysconf(_SC_PAGESIZE) - 1);
+		end = start + VS_MAP_WINDOW;
+		if (end > limit)
+			end = limit;
+		if (end < off + len)
+			end = off + len;
+		if (map_window(v, w, start, end) == 0)
+			return w->p + (off - start);
+		v->use_mmap = 0;  /* mmap refused: pread from now on */
+	}
+	end = off + VS_READ_WINDOW < limit ? off + VS_READ_WINDOW : limit;
+	if (end < off + len)
+		return vs_err(err, "internal: read of 0x%zx bytes exceeds the "
+			      "window", len), NULL;
+	if (read_window(v, w, off, end, err) < 0)
+		return NULL;
+	return w->p;
+}

@@ -1,0 +1,80 @@
+/*
+ * file.h - the lowest layer of input: one opened input file, read by
+ * offset, and per-thread windows onto it.
+ *
+ * struct vs_file is the file as the formats see it: for a flattened file
+ * (makedumpfile -F) that is the file it stands for, read through its
+ * extent map (flat.h).  It is read-only once opened; any number of
+ * threads may read it.  struct vs_view is one thread's windows onto it:
+ * mapped with mmap, or read with pread in large pieces when mmap is off
+ * or refused, one system call per window, never one per page.
+ *
+ * Used by the input formats (elf_input.c, kdump_input.c), input.c and
+ * reader.c; calls only flat.c and util.c.
+ */
+#ifndef VMSIFT_FILE_H
+#define VMSIFT_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "flat.h"
+
+struct vs_file {
+	char *name;                  /* the path, or the caller's name */
+	int fd;                      /* owned: closed by vs_file_close() */
+	uint64_t size;               /* of the (rebuilt) file */
+	int is_flat;                 /* a flattened stream, read through flat */
+	uint64_t stream_size;        /* the flattened file's own size */
+	struct vs_flat_map flat;
+};
+
+/* Open PATH, or a duplicate of the caller's FD (NAME for messages); a
+ * flattened file is told by its signature and indexed. */
+int vs_file_open(struct vs_file *f, const char *path, struct vs_error *err);
+int vs_file_open_fd(struct vs_file *f, int fd, const char *name,
+		    struct vs_error *err);
+void vs_file_close(struct vs_file *f);
+
+/* Read LEN bytes at OFF: 0, or -1 with errno (0 at the end of the file). */
+int vs_file_read(const struct vs_file *f, void *buf, size_t len, uint64_t off);
+/* The same for the formats' own structures: fails with a message naming
+ * WHAT and the offset when the file is too short or the read fails. */
+int vs_file_read_at(const struct vs_file *f, void *buf, size_t len,
+		    uint64_t off, const char *what, struct vs_error *err);
+
+/* A window onto the file: mapped, or read into a buffer. */
+struct vs_window {
+	uint8_t *p;
+	uint64_t off;                /* file offset of p[0] */
+	size_t len;
+	int mapped;                  /* p is an mmap (else a malloc'd buffer) */
+};
+
+/* The windows a format keeps apart so that one does not evict another:
+ * bulk data, small reads (descriptors, page-table entries), bitmaps. */
+enum { VS_WIN_DATA, VS_WIN_DESC, VS_WIN_BITMAP, VS_NR_WIN };
+
+/* A window spans 2 MiB when mapped, 1 MiB when read; a read of up to
+ * VS_READ_WINDOW bytes is served whole by either. */
+#define VS_MAP_WINDOW  ((size_t)2 << 20)
+#define VS_READ_WINDOW ((size_t)1 << 20)
+
+struct vs_view {
+	const struct vs_file *f;
+	struct vs_window win[VS_NR_WIN];
+	int use_mmap;                /* cleared for good if mmap fails */
+};
+
+/* Windows onto F, mapped unless NO_MMAP (a flattened file never is). */
+void vs_view_init(struct vs_view *v, const struct vs_file *f, int no_mmap);
+void vs_view_fini(struct vs_view *v);
+
+/* A pointer to file bytes [off, off + len) through window W of V (LEN
+ * at most VS_READ_WINDOW), valid until the next call on that window; LIMIT
+ * is where the surrounding region ends in the file. */
+const uint8_t *vs_view_get(struct vs_view *v, int w, uint64_t off, size_t len,
+			   uint64_t limit, struct vs_error *err);
+
+#endif
