@@ -132,7 +132,7 @@ struct vmsift_stats {
 	uint64_t offline;            /* excluded: offline */
 	uint64_t no_data;            /* present but not in the file (p_filesz < p_memsz) */
 	uint64_t dumped;             /* pages with data in the dump */
-	uint64_t bytes_written;      /* bytes of dump written */
+	uint64_t bytes_written;      /* the output's size (all files of a split set) */
 	uint64_t doubtful;           /* pages kept because their metadata was unreadable */
 	double select_seconds;       /* choosing pages: the struct page scan */
 	double copy_seconds;         /* reading, compressing, writing pages */

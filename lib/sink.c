@@ -40,6 +40,10 @@ int vs_sink_open(struct vs_sink *s, int fd, const char *name, int flat,
 	s->flat = flat;
 	s->dry_run = dry_run;
 	s->limit = limit;
+	/* A stream is its header, its records and an end marker; -L
+	 * counts them all. */
+	if (flat)
+		s->bytes = FLAT_HEADER_SIZE + sizeof(struct flat_record);
 	if (dry_run)
 		return 0;
 	if (flat)
@@ -76,6 +80,16 @@ static int failed(struct vs_sink *s, size_t len, uint64_t off,
 			  s->name);
 }
 
+/* The output's size so far: a stream grows by every record; a file is
+ * as long as its furthest write (headers are rewritten in place). */
+static void account(struct vs_sink *s, size_t len, uint64_t off)
+{
+	if (s->flat)
+		s->bytes += sizeof(struct flat_record) + len;
+	else if (off + len > s->bytes)
+		s->bytes = off + len;
+}
+
 int vs_sink_write(struct vs_sink *s, const void *buf, size_t len,
 		  uint64_t off, struct vs_error *err)
 {
@@ -85,7 +99,7 @@ int vs_sink_write(struct vs_sink *s, const void *buf, size_t len,
 			 off + len) > s->limit)
 		return full(s, len, off, err);
 	if (s->dry_run) {
-		s->bytes += len;
+		account(s, len, off);
 		return 0;
 	}
 	if (s->flat) {
@@ -97,11 +111,10 @@ int vs_sink_write(struct vs_sink *s, const void *buf, size_t len,
 		if (vs_write_full(s->fd, &rec, sizeof(rec)) < 0 ||
 		    vs_write_full(s->fd, buf, len) < 0)
 			return failed(s, len, off, err);
-		s->bytes += sizeof(rec);
 	} else if (vs_pwrite_full(s->fd, buf, len, off) < 0) {
 		return failed(s, len, off, err);
 	}
-	s->bytes += len;
+	account(s, len, off);
 	return 0;
 }
 

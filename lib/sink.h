@@ -20,7 +20,7 @@ struct vs_sink {
 	int readable;                /* seekable and open for reading too */
 	int dry_run;                 /* count, write nothing */
 	uint64_t limit;              /* -L: the file (or stream) size at most */
-	uint64_t bytes;              /* bytes of dump written */
+	uint64_t bytes;              /* the output's size so far */
 	int out_of_space;            /* a write failed: disk full or -L */
 };
 

@@ -144,12 +144,29 @@ PY
 	done
 }
 
+# t_limit_flat INPUT: -L bounds a flattened stream too, its header and
+# end marker included: a limit just under the whole stream's size stops
+# the dump, and the stream stays within it; the exact size passes.
+t_limit_flat() {
+	local in=$1 base=$fault_dir/limitflat size
+	rm -f "$base".*
+	vmsift -F -l -d 31 --message-level 0 "$in" > "$base.full" || return 1
+	size=$(stat -c %s "$base.full")
+	vmsift -F -l -d 31 -L $((size - 100)) --message-level 0 "$in" \
+		> "$base.cut" 2>/dev/null && { echo "-L did not stop the stream"; return 1; }
+	[ "$(stat -c %s "$base.cut")" -le $((size - 100)) ] ||
+		{ echo "stream of $(stat -c %s "$base.cut") bytes exceeds -L $((size - 100))"; return 1; }
+	vmsift -F -l -d 31 -L "$size" --message-level 0 "$in" > "$base.exact" &&
+		cmp "$base.full" "$base.exact"
+}
+
 fault_in=${vmcores[0]:-}
 run_test "faults: full disk at every write (kdump)" t_enospc_every "$work/bad/good.vmcore" -c
 run_test "faults: full disk at every write (ELF)" t_enospc_every "$work/bad/good.vmcore" -E
 if [ -n "$fault_in" ]; then
 	run_test "faults: full disk at 8 points of a real dump" t_enospc_points "$fault_in"
 	run_test "faults: -L cuts and marks; -d 1,31 retries and fits" t_limit "$fault_in"
+	run_test "faults: -L bounds a flattened stream, header and end marker included" t_limit_flat "$fault_in"
 	run_test "faults: SIGTERM mid-dump, 1 thread" t_signal "$fault_in" TERM 1
 	run_test "faults: SIGINT mid-dump, 4 threads" t_signal "$fault_in" INT 4
 	run_test "faults: SIGTERM mid --split" t_signal_split "$fault_in" TERM
