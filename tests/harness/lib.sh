@@ -53,13 +53,15 @@ set_flavour() {
 
 # machine_args PAGING: QEMU's machine and CPU arguments for the guest.
 # arm64: -cpu max without LPA2 (Debian's 6.1 kernel has 48-bit VA, 4K pages);
-# pauth-impdef=on only makes TCG faster.
+# pauth-impdef=on only makes TCG faster.  ARM64_LPA2=on (--lpa2) gives the
+# CPU LPA2, so that a VA_BITS=52 kernel (arm64-16k) runs with 52-bit VA;
+# without it that kernel falls back to 47 bits (16K) or 48 (4K).
 machine_args() {
 	case $ARCH in
 	x86_64) echo "-cpu $(cpu_flag "$1")" ;;
 	arm64)
 		[ "$1" = 4 ] || die "--paging applies to x86_64 only (arm64 here: 4 levels, 4K pages, 48-bit VA)"
-		echo "-M virt -cpu max,lpa2=off,pauth-impdef=on" ;;
+		echo "-M virt -cpu max,lpa2=${ARM64_LPA2:-off},pauth-impdef=on" ;;
 	esac
 }
 
