@@ -34,13 +34,16 @@ set_arch() {
 # bookworm-backports, read through a private source list and package lists
 # under $VMSIFT_CACHE/apt-bpo (KAPT_OPTS), so the host's own apt sources and
 # packages are left as they are.
-KAPT_OPTS=
+# FLAVOUR_APPEND: first-kernel command line the flavour needs (arm64-16k:
+# no CMA area in the way of crashkernel=, and 2 MiB default huge pages
+# for the workload instead of 32 MiB ones).
+KAPT_OPTS= FLAVOUR_APPEND=
 set_flavour() {
 	[ -n "$1" ] || return 0
 	case $ARCH/$1 in
 	x86_64/amd64|arm64/arm64) KFLAVOUR=$1 ;;
 	arm64/arm64-16k)
-		KFLAVOUR=$1
+		KFLAVOUR=$1 FLAVOUR_APPEND="cma=0 default_hugepagesz=2M hugepagesz=2M"
 		local d=$VMSIFT_CACHE/apt-bpo
 		mkdir -p "$d/lists/partial" "$d/archives/partial"
 		echo "deb [arch=arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm-backports main" \
