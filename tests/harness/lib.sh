@@ -37,7 +37,7 @@ set_arch() {
 # FLAVOUR_APPEND: first-kernel command line the flavour needs (arm64-16k:
 # no CMA area in the way of crashkernel=, and 2 MiB default huge pages
 # for the workload instead of 32 MiB ones).
-KAPT_OPTS= FLAVOUR_APPEND=
+KAPT_OPTS='' FLAVOUR_APPEND=''
 set_flavour() {
 	[ -n "$1" ] || return 0
 	case $ARCH/$1 in
