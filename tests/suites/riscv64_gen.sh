@@ -142,3 +142,19 @@ for key in "NUMBER(VA_BITS)" "NUMBER(PAGE_OFFSET)" "NUMBER(KERNEL_LINK_ADDR)" \
 	run_test "riscv64 gen: no $key: -d 1 dumps, -d 31 names it" \
 		t_rv_missing "$key"
 done
+
+# t_rv_header NAME: the kdump header and sub-header vmsift writes at
+# -d 31 (phys_base = phys_ram_base, max_mapnr, bitmap blocks, note
+# offsets, ...) are those upstream makedumpfile wrote
+# (tests/gen/riscv64/headers, made with tests/tools/vmcheck.py header).
+t_rv_header() {
+	local name=$1 in=$work/out/rv-hdr-$1.vmcore
+	rv_vmcore "$name" "$in" || return 1
+	vmsift -d 31 --message-level 0 "$in" "$in.d31" || return 1
+	$check header "$in.d31" > "$in.header" || return 1
+	diff -u "$rv_gen/headers/$name.d31" "$in.header"
+}
+for h in "$rv_gen"/headers/*.d31; do
+	name=$(basename "$h" .d31)
+	run_test "riscv64 gen: $name kdump header as makedumpfile's" t_rv_header "$name"
+done
