@@ -4,7 +4,7 @@
  * (arch.c), used by the filter, the memory model and --dump-dmesg through
  * vs_vtop().
  *
- * What VMCOREINFO gives (arch/riscv/kernel/vmcore_info.c, 5.19+; VA_BITS
+ * What VMCOREINFO gives (arch/riscv/kernel/vmcore_info.c; VA_BITS
  * in decimal, the rest in 0x hex), and what stands in when a key is
  * missing:
  *   paging mode        NUMBER(VA_BITS): 39 Sv39, 48 Sv48, 57 Sv57, the
