@@ -175,9 +175,11 @@ class Spec:
                 a[k] = int(v)
             elif k == 'linear' and v in ('l0', 'l1', 'l2', 'page'):
                 a[k] = v
+            elif k == 'napot' and v == 'vmemmap':
+                a[k] = v
             else:
                 raise ValueError('arch riscv64 va=39|48|57 '
-                                 '[linear=l0|l1|l2|page]')
+                                 '[linear=l0|l1|l2|page] [napot=vmemmap]')
         self.arm = a
         self.kernel['ptload'] = False
 
@@ -428,6 +430,7 @@ class Builder:
         try:
             if a.get('arch') == 'riscv64':
                 self.A = RV.Riscv64(a['va'], min(r[0] for r in s.ram))
+                self.A.napot = a.get('napot') == 'vmemmap'
             else:
                 self.A = A64.Arm64(a['page'], a['va'], a['vabits'],
                                    a['layout'], a['pa'],
@@ -1622,6 +1625,8 @@ class Builder:
             self.write_dmesg()
         self.build_tables()
         self.build_memmap()
+        if getattr(self.A, 'napot', False):
+            self.A.napot_vmemmap(self)
         self.build_mem_section()
         self.write_page_data()
         self.write_struct_pages()

@@ -30,6 +30,7 @@ KERNEL_LINK_ADDR = 0xffffffff80000000
 V, R, W, X, G, A, D = (1 << 0, 1 << 1, 1 << 2, 1 << 3, 1 << 5, 1 << 6,
                        1 << 7)
 PPN_MASK = (1 << 44) - 1
+NAPOT = 1 << 63
 
 
 class Riscv64:
@@ -82,7 +83,8 @@ class Riscv64:
         return self.top <= level <= 3
 
     def desc_pa(self, e):
-        return ((e >> 10) & PPN_MASK) << 12
+        ppn = (e >> 10) & PPN_MASK
+        return (ppn & ~0xf if e & NAPOT else ppn) << 12
 
     def table_desc(self, pa):
         return ((pa >> 12) << 10) | V
@@ -96,6 +98,27 @@ class Riscv64:
         if pa % self.block_size(level):
             raise ValueError('leaf at level %d: %#x not aligned' % (level, pa))
         return self.page_desc(pa, exec_)
+
+    def napot_vmemmap(self, b):
+        """`napot=vmemmap`: every 64 KiB of vmemmap mapped with 4 KiB
+        leaves is moved onto a fresh 64 KiB-aligned block and mapped with
+        16 equal Svnapot entries (N = bit 63, PPN bits 3:0 = 1000), as
+        the kernel maps vmalloc with NAPOT.  Runs after mkvmcore's
+        build_memmap and before the struct pages are written; the old
+        backing stays allocated (zero memmap pages)."""
+        leaves = b.vmemmap_leaves
+        for c in sorted(leaves):
+            if c % (64 << 10) or not all(c + k * 4096 in leaves
+                                          for k in range(16)):
+                continue
+            if b.tables[leaves[c][0]][leaves[c][1]] & (V | R) != V | R:
+                continue
+            p0 = b.alloc('memmap', 16, 16)
+            e = (((p0 | 0x8) << 10) | V | R | W | G | A | D | NAPOT)
+            for k in range(16):
+                t, i = leaves[c + k * 4096]
+                b.tables[t][i] = e
+                b.vmap[(c >> 12) + k] = p0 + k
 
     # -- VMCOREINFO ------------------------------------------------------------
     def vmcoreinfo(self, b, add):
