@@ -222,6 +222,14 @@ static int build_phys_map(struct vs_input *in, struct vs_error *err)
 	return 0;
 }
 
+/* The page size of the dumped machine until its VMCOREINFO (PAGESIZE)
+ * says: never the host's.  ppc64's distributions build 64 KiB pages;
+ * every other machine kdump runs on starts from 4 KiB. */
+static uint64_t base_page_size(uint16_t machine)
+{
+	return machine == EM_PPC64 ? 65536 : 4096;
+}
+
 static int read_header(struct vs_input *in, struct vs_error *err)
 {
 	Elf64_Ehdr eh;
@@ -240,6 +248,8 @@ static int read_header(struct vs_input *in, struct vs_error *err)
 	    check_ident(&eh, err) < 0)
 		return -1;
 	in->elf_machine = eh.e_machine;
+	in->page_size = base_page_size(eh.e_machine);
+	in->page_shift = (unsigned)__builtin_ctzll(in->page_size);
 	return read_phdrs(in, &eh, err);
 }
 

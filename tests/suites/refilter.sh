@@ -182,3 +182,31 @@ PY
 	$check bitmaps "$d/with-i" "$ref" "$in"
 }
 run_test "-i VMCOREINFO: a vmcore without its note filters from the text file" t_vmcoreinfo_file "${vmcores[0]}"
+
+# t_page_size_of_dump INPUT: without VMCOREINFO the page size is the
+# dumped machine's, never the host's: the same vmcore marked as ppc64
+# (64 KiB pages) dumps in 64 KiB blocks, as x86_64 in 4 KiB ones.
+t_page_size_of_dump() {
+	local in=$1 d=$work/out/pagesize m bs
+	mkdir -p "$d"
+	for m in 62:4096 21:65536; do
+		$PY - "$in" "$d/in.vmcore" "${m%%:*}" <<'PY' || return 1
+import mmap, struct, subprocess, sys
+src, dst, machine = sys.argv[1], sys.argv[2], int(sys.argv[3])
+subprocess.run(['cp', '--sparse=always', src, dst], check=True)
+with open(dst, 'r+b') as f:
+    m = mmap.mmap(f.fileno(), 0)
+    at = m.find(b'VMCOREINFO\0', 0, 1 << 24)
+    if at < 0:
+        sys.exit('no VMCOREINFO note')
+    m[at:at + 11] = b'VMCOREINFX\0'
+    m[18:20] = struct.pack('<H', machine)
+    m.close()
+PY
+		rm -f "$d/out"
+		vmsift -l -d 1 --message-level 0 "$d/in.vmcore" "$d/out" || return 1
+		bs=$($check header "$d/out" | sed -n 's/^block_size=//p')
+		[ "$bs" = "${m#*:}" ] || { echo "e_machine ${m%%:*}: block_size $bs, not ${m#*:}"; return 1; }
+	done
+}
+run_test "page size: without VMCOREINFO, the dumped machine's (ppc64 64 KiB), not the host's" t_page_size_of_dump "${vmcores[0]}"
