@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # vmsift: build the library, the command-line program and the test tools.
 #   make            build lib/libvmsift.a, lib/libvmsift.so and ./vmsift
 #   make static     build ./vmsift-static (for capture-kernel initramfs)

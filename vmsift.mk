@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # vmsift.mk - the build flags and packages, written once.  Included by the
 # top Makefile (library, program, static program, bench/ceiling),
 # tests/fuzz/Makefile (fuzzers and corpus replay) and tests/unit/Makefile;

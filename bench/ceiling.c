@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ceiling.c - the codecs' own speed on a vmcore's pages, one thread: the
  * ceiling for vmsift's copy phase.  Compresses every non-zero page of the

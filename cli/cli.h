@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cli.h - the vmsift command's shared state and the calls between its
  * files (main.c, dump.c, split.c, dmesg.c, signal.c).  The command uses

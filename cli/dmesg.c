@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * dmesg.c - the command's --dump-dmesg mode: write the dead kernel's log
  * buffer to LOGFILE (makedumpfile --dump-dmesg [--partial-dmesg]).

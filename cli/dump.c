@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * dump.c - the command's two jobs: write a dump (VMCORE DUMPFILE, or -F
  * to stdout) and rebuild one from a flattened stream (-R).  Called by

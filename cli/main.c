@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * main.c - the vmsift command: makedumpfile's command line over
  * libvmsift.  Parses options, opens files, prints messages and the

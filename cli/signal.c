@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * signal.c - the command's signal handling, shared by the dump (dump.c)
  * and --split (split.c): SIGINT and SIGTERM call vmsift_cancel() on the

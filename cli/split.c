@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * split.c - the command's --split and --reassemble: a dump written as N
  * files in one pass, and N files merged back into one.  Called by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * vmsift.h - the public API of libvmsift, the library that saves a Linux
  * kernel crash dump.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * arch.c - the registry of architectures, the dumped machine's
  * properties and the translation helpers (arch.h).  Used by the filter,

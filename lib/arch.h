@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * arch.h - the dead kernel's address translation and the dumped
  * machine's properties (machine.h), one ops table per architecture,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * arch_arm64.c - arm64 (AArch64, little-endian) address translation for
  * the dead kernel; one entry of the architecture table (arch.c), used by

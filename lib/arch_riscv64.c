@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * arch_riscv64.c - riscv64 (RV64, little-endian, 4 KiB pages) address
  * translation for the dead kernel; one entry of the architecture table

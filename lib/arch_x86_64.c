@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * arch_x86_64.c - x86_64 (little-endian, 4 KiB pages) address
  * translation for the dead kernel; one entry of the architecture table

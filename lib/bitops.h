@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bitops.h - bit helpers over arrays of 64-bit words, the layout of the
  * selection bitmaps.  Used by the chunk selection (select.c) and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* codec.c - the codec registry (codec.h). */
 #include <stddef.h>
 #include <string.h>

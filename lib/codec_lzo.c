@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* codec_lzo.c - LZO1X-1 pages (kdump flag 0x2). */
 #include <stdlib.h>
 #include <lzo/lzo1x.h>

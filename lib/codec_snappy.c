@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* codec_snappy.c - snappy pages (kdump flag 0x4). */
 #include <stdlib.h>
 #include <snappy-c.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * codec_zlib.c - zlib-format pages (kdump flag 0x1), encoded by libdeflate
  * (a whole-buffer encoder: no stream state to reset between pages) and

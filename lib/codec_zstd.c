@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* codec_zstd.c - zstd pages (kdump flag 0x20), one reused CCtx a writer
  * thread and one DCtx a reader. */
 #include <zstd.h>

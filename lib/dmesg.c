@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * dmesg.c - the dead kernel's log buffer as text: vmsift_dump_dmesg(),
  * makedumpfile's --dump-dmesg and --partial-dmesg, a public call of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * doubt.c - the doubt log (doubt.h): a bounded, key-ordered set of lines
  * on doubtful metadata.  Used by the filter, the memory model and dump.c.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * doubt.h - a few lines on doubtful metadata, for the report.  The filter
  * (filter*.c, freelist.c) and the memory model (memmap.c) add lines; the

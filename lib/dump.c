@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * dump.c - vmsift_dump() and vmsift_dump_split(), the orchestration of
  * one dump: check the options, set up the filter, the workers and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * elf_input.c - open an ELF64 vmcore: the kernel's /proc/vmcore, an ELF
  * dump file, or QEMU's dump-guest-memory output.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * elf_writer.c - write an ELF64 core file (makedumpfile -E).  Exports
  * only vs_elf_writer (writer.h), run by dump.c; uses select.h's services.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* error.c - located, stacked error messages and their status (error.h);
  * every layer of the library reports failures through it. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * file.c - the lowest layer of input (file.h): open the input file,
  * read it by offset (through the extent map when it is flattened), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * file.h - the lowest layer of input: one opened input file, read by
  * offset, and per-thread windows onto it.

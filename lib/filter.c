@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * filter.c - the per-page exclusion cascade (filter.h), run by the chunk
  * selection (select.c) on each chunk of pfns.  The filter it reads was

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * filter.h - deciding, page by page, which pages a debugger does not need.
  * Built and freed by dump.c, run per chunk by select.c; implemented by

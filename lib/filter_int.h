@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * filter_int.h - the filter's own description of the dead kernel's
  * struct page (struct vs_filter), shared by its three files and no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * filter_setup.c - building a filter (filter.h) from VMCOREINFO: one
  * flat description of the dead kernel's struct page (offsets, flag

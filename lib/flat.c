@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * flat.c - makedumpfile's flattened format (-F), read: the header check,
  * the record parser and the extent map (flat.h).  A flattened file is a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * flat.h - makedumpfile's flattened format (-F): the one parser of its
  * header and records, and the extent map that lets a flattened file be

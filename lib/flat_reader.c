@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * flat_reader.c - rebuild a seekable dump from makedumpfile's flattened
  * stream (makedumpfile -R): a 4096-byte header, then records of a

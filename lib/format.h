@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * format.h - what an input format implements, and the services formats
  * share.  Internal to the input side: used by the formats (elf_input.c,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * freelist.c - free pages of kernels without buddy marks in struct page:
  * the zones' free lists, walked once when the filter is built

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * input.c - open an input dump, whatever its format: the table of formats
  * (format.h), each told by its signature, the way libkdumpfile's open.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * input.h - the opened input dump, and per-thread readers of its memory:
  * the input side's interface to the rest of the library (filter, arch,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * kdump_format.h - the kdump-compressed ("diskdump") format on disk, as
  * makedumpfile writes it and crash and libkdumpfile read it: one header,

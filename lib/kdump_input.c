@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * kdump_input.c - a kdump-compressed file as input, for re-filtering
  * (writing it again at a higher dump level or with another codec).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * kdump_writer.c - write the kdump-compressed format (kdump_format.h,
  * doc/format.md) in two pipelined phases over the pfn space.  Exports

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * machine.h - the dumped machine's properties, never the host's: page
  * size, byte order and pointer width, read from the dump (ELF header,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * memmap.c - the pfn -> struct page table (memmap.h), built once per
  * dump by the filter's set-up (filter_setup.c) and read by the cascade

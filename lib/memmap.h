@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * memmap.h - where the dead kernel keeps the struct page of each pfn.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * notes.c - the ELF notes a dump carries: count the CPUs (CORE /
  * NT_PRSTATUS) and find VMCOREINFO, checking every note's sizes against

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pagecache.c - the bounded CLOCK cache of decompressed pages that the
  * read interface (read.c) shares between its readers (see pagecache.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pagecache.h - a bounded cache of whole pages, keyed by pfn, shared by
  * the readers of one opened dump (read.c): a page decompressed once is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * phys.c - an input's physical memory map (in->phys: segments sorted by
  * address, disjoint): find the segment holding an address, how much of

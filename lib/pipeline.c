@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pipeline.c - an ordered parallel map (pipeline.h), run by the chunk
  * selection's vs_dump_run() (select.c) for both writers' phases.  Calls

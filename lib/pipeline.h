@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pipeline.h - an ordered parallel map: N worker threads turn numbered
  * jobs into results in slots; the calling thread consumes the results

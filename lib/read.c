@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * read.c - the read interface of vmsift.h: struct vmsift_dumpfile (one
  * opened dump, shared by threads) and struct vmsift_reader (one thread's

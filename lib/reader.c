@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * reader.c - one thread's view of the input's physical memory (input.h):
  * pages, ranges and bits, each asked of the input's format through its

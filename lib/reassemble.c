@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * reassemble.c - merge a split set (makedumpfile --reassemble) into one
  * kdump-compressed file, the very file a direct dump would have been.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * select.c - the services the format writers use (select.h): chunk
  * selection, running the worker pipeline, progress and cancel.  Called by

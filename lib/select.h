@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * select.h - one dump in progress and the services the format writers
  * use: chunk selection, the worker pipeline, progress and cancel.

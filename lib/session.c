@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * session.c - the session's public calls (struct vmsift, session.h):
  * create and free it, open the input, give it a VMCOREINFO file, cancel,

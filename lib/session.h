@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * session.h - struct vmsift, the opaque session of the public API: the
  * open input, the last error, and the last dump's stats and doubts.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sink.c - file and flattened-stream output (sink.h): used by the kdump
  * and ELF writers and by reassemble.c; calls only util.c.

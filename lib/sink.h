@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sink.h - where a dump's bytes go: a seekable file (pwrite at each
  * offset) or makedumpfile's flattened stream (a record of offset and size

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * split_input.c - a split set as one input (split_input.h), for the read
  * interface (read.c).

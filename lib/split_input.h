@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * split_input.h - the files of a split set read as one input: the
  * composite the read interface (read.c) opens for vmsift_dumpfile_open_split.

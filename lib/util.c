@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * util.c - small helpers shared by the library's files (util.h): full
  * reads and writes, the zero-page test, the clock.  Used by every layer;

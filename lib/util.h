@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * util.h - small helpers shared by the library's files: full reads and
  * writes, rounding, the zero-page test, the clock (util.c).  The lowest

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * vmcoreinfo.c - VMCOREINFO text parsed into typed values
  * (vmcoreinfo.h): a sorted table of KEY=VALUE lines, looked up by key.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * vmcoreinfo.h - the dead kernel's VMCOREINFO, parsed into typed values.
  *

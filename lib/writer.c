@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * writer.c - the table of output formats (writer.h), used by dump.c.
  */

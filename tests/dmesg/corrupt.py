@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """corrupt.py - overwrite one field of a vmcore's printk ringbuffer in place.
 
     corrupt.py VMCORE FIELD VALUE     print what it overwrote

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """mkdmesg.py - a minimal x86_64 ELF vmcore holding a kernel log buffer in
 one of the pre-5.10 layouts, for comparing --dump-dmesg with makedumpfile.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * writefail.so - an LD_PRELOAD shim that makes a program's writes to its
  * output fail as a full disk does, for the fault tests.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_common.h - helpers shared by the fuzz targets: put bytes in an
  * anonymous file (memfd) that the library can open by path, and an empty

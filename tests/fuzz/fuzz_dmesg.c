@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_dmesg.c - the kernel log from memory, vmsift_dump_dmesg()
  * (lib/dmesg.c): the lockless ringbuffer (5.10+), the 3.5-5.9 records and

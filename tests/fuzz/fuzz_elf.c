@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_elf.c - the ELF vmcore reader: the ELF header, the program headers,
  * the notes (CORE/NT_PRSTATUS, VMCOREINFO) and the physical memory map

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_filter.c - the page filter on a damaged vmcore: lib/filter.c's
  * decisions, lib/memmap.c's memory-model tables and lib/arch_x86_64.c's

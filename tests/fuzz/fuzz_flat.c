@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_flat.c - the flattened stream reader (makedumpfile -R):
  * vmsift_rebuild_flattened() from a stream to a seekable file, including

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_flatin.c - a flattened file read directly as the input
  * (lib/flat.c, lib/file.c): vs_input_open() indexes the stream's records when

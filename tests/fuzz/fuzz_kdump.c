@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_kdump.c - the kdump-compressed reader used for re-filtering
  * (lib/kdump_input.c): header, sub header, notes, bitmaps, page

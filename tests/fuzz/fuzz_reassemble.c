@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_reassemble.c - merging a split set (makedumpfile --reassemble),
  * vmsift_reassemble() (lib/reassemble.c): each part's headers, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_roundtrip.c - a dump read back: the input is dumped through the
  * public API (vmsift_dump, kdump format, the codec and level chosen from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_vmcoreinfo.c - VMCOREINFO text: vs_vmcoreinfo_parse(), every kind
  * of getter, and vs_input_set_vmcoreinfo() (PAGESIZE checks, max_mapnr).

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """mkseeds.py - write the fuzz targets' seed inputs (small and valid).
 
     mkseeds.py OUTDIR [VMCORE]

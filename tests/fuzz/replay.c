@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * replay.c - run a fuzz target once on each file named, or on each file of
  * each directory named (in name order), without libFuzzer's engine.  Built

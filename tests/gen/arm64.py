@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """arm64.py - the arm64 geometry of a generated vmcore (used by mkvmcore.py).
 
 One Arm64 object answers, for a spec's `arch arm64 ...` line, where the

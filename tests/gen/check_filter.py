@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """check_filter.py - run a makedumpfile-compatible binary on generated vmcores
 and compare its filtering with the expectation computed by mkvmcore.py.
 

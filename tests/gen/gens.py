@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Kernel-generation presets for mkvmcore.py (x86_64, 4 KiB pages).
 
 Each preset describes, for one kernel generation (one row of the table in

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """mkvmcore.py - write a synthetic x86_64 /proc/vmcore from a small text spec.
 
     mkvmcore.py SPEC OUT.vmcore [--expect OUT.json] [--levels 2,4,8,16,31]

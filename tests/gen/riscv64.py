@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """riscv64.py - the riscv64 geometry of a generated vmcore (used by
 mkvmcore.py).
 

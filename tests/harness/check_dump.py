@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """check_dump.py DUMP RAW_VMCORE
 
 Open DUMP with libkdumpfile and check that every page it can read equals the

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """cmp_bitmap.py DUMP REFERENCE RAW_VMCORE
 
 Compare the dumpable-page bitmap (bitmap2) of two kdump-compressed files:

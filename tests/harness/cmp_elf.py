@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """cmp_elf.py DUMP REFERENCE RAW_VMCORE
 
 Compare an ELF dump (-E) with Debian makedumpfile's ELF output made from

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Minimal readers for the harness's checks: an ELF64 vmcore's PT_LOADs and
 a kdump-compressed file's bitmaps.  Written for /usr/bin/python3 (Debian)."""
 import struct

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # /init of the harness's initramfs.  One script for three roles:
 #   snapshot  run the workload, print its ready line, wait for QMP's dump
 #   kdump     load the capture kernel (kexec -p), run the workload, panic

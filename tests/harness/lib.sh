@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared helpers for the real-kernel harness (sourced, not run).
 #
 # Everything a run needs is cached under $VMSIFT_CACHE (default

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """qmp.py SOCKET COMMAND [JSON_ARGUMENTS] ...
 
 Send QMP commands to a QEMU listening on the unix SOCKET, in order, after the

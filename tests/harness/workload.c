@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * workload: leave every kind of page a dump filter cares about in memory,
  * then say so on stdout and sleep until killed (or the kernel panics).

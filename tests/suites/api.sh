@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/suites/api.sh - the public API's contract, through small C programs
 # in tests/unit built against lib/libvmsift.a: the status beside each
 # failure, and the read interface.  Sourced by tests/run.

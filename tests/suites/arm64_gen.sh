@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/suites/arm64_gen.sh - arm64 on synthetic vmcores (tests/gen/arm64,
 # doc/arm64.md): for every configuration the filter's decisions at -d
 # 1,2,4,8,16,31 equal the generator's expectation and upstream

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/suites/arm64_real.sh - vmsift on real arm64 kernels.  Sourced by
 # tests/run.
 #

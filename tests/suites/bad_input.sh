@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/suites/bad_input.sh - broken vmcores get a one-line error naming
 # the file and what was wrong, exit status 1, no crash, no hang, and no
 # output file; good small ones dump.  Sourced by tests/run.

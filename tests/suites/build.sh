@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/suites/build.sh - the build itself: a change of flags rebuilds
 # (vmsift.mk's flags stamp), so that tests/run's WERROR=1 build compiles
 # everything with -Werror even after a plain `make`; every build sees

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/suites/distro.sh - the distributions' kdump scripts' own command
 # lines, run against vmsift on the real vmcores, the way the scripts run
 # them (doc/dropin.md has the script text this follows):

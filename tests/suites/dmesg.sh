@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/suites/dmesg.sh - --dump-dmesg [--partial-dmesg]: the log file is
 # byte-identical to Debian makedumpfile 1.7.2's on every real vmcore (the
 # 5.10+ lockless ringbuffer) and on synthetic vmcores in the 3.5-5.9 record

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/suites/faults.sh - a dump always comes out: a full disk at any
 # write, a size limit with and without retry levels, SIGTERM/SIGINT in the
 # middle.  Each time: exit 1, and what is left is readable, says it is

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/suites/filter.sh - page filtering for every kernel generation,
 # memory model and paging mode, on synthetic vmcores (tests/gen), and
 # chunk-order independence of the filter on the real vmcores.  Sourced by

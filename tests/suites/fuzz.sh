@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/suites/fuzz.sh - every fuzz target's committed corpus
 # (tests/fuzz/corpus/<target>/) replayed once under ASan+UBSan, without
 # libFuzzer's engine: one test per target, failing on any sanitizer

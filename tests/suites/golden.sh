@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/suites/golden.sh - every output format of the carried vmcore is
 # byte for byte what the build before the library's refactor wrote
 # (tests/data/golden.sha256, made by tests/tools/golden).  A change meant

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/suites/harness.sh - vmsift in a real capture kernel: a Debian
 # kernel under QEMU (TCG) panics, its capture kernel runs vmsift-static on
 # /proc/vmcore (mmap and --non-mmap, kdump, ELF and flattened), and the

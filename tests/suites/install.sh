@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/suites/install.sh - `make install` into a DESTDIR puts the
 # command, both libraries (SONAME libvmsift.so.0), the header, vmsift.pc
 # and the gzipped manual page where Debian/GNU conventions put them; a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/suites/refilter.sh - a kdump-compressed dump as input: written
 # again at a higher level or with another codec, equal to filtering the
 # original; damaged kdump inputs refused with a message naming the page.

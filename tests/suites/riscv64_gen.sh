@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/suites/riscv64_gen.sh - riscv64 on synthetic vmcores
 # (tests/gen/riscv64, doc/riscv64.md): Sv39, Sv48 and Sv57, with leaves
 # at the levels the kernel uses; for every configuration the filter's

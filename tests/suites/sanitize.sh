@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/suites/sanitize.sh - vmsift built under ASan+UBSan and under TSan
 # (clang, separate build directories under $work), run on the first real
 # vmcore: each codec, -d 0/1/31, ELF output, flattened out and back, 1 and

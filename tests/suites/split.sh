@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/suites/split.sh - --split into 2, 3 and 8 files and --reassemble:
 # the set reads back page-exact through libkdumpfile, its ranges are
 # makedumpfile's, reassembling gives the direct dump byte for byte, and

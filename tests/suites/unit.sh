@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/suites/unit.sh - the unit tier (tests/unit): one C binary per area
 # of the library, built with the library's own flags (vmsift.mk, -Werror
 # under tests/run) and run here.  pipeline_test and vmcoreinfo_test test

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """layers.py - the library's layering, checked: no circle among lib/'s
 files, and every file opens with a comment.  Run by tests/suites/layers.sh
 (while VMSIFT_LAYERS=1 enables it); usable by hand.

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """mkbad - write small vmcores, one good and many broken, for the
 bad-input tests.  Usage: mkbad.py DIR; writes DIR/<case>.vmcore and
 prints one line per case: NAME EXPECTED-MESSAGE-FRAGMENT.

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """vmcheck - independent checks of vmsift's output, for the test suite.
 
 Reads the input vmcore with its own ELF parser (not vmsift's), reads the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * api_stats.c - vmsift_get_stats() and vmsift_doubts() after a dump that
  * the options check refused describe no dump, not the previous one.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * api_test.c - the public API's contract (include/vmsift.h), tested
  * through that header alone and linked against lib/libvmsift.so (so it

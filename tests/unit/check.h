@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check.h - the unit tests' check macros (tests/unit/NAME_test.c, one binary
  * per area of the library).  A failed check prints where and what, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * filter_scan.c - run the page filter over a whole vmcore and compare the
  * result with a makedumpfile kdump file's bitmap2.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * flat_map.c - unit test of the flattened file's extent map and record
  * parser (lib/flat.c), against a model: random records are applied both

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * input_read.c - the input side's read interface, page by page: opens
  * A by path and B by a descriptor (closed at once: the input must hold

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * machine_load.c - the dumped machine's loads (lib/machine.h) read
  * values in the dumped machine's byte order, whatever the host's.

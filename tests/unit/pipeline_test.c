@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pipeline_test.c - unit tests of the ordered pipeline (lib/pipeline.h),
  * run by tests/suites/unit.sh: results consumed in job order whatever

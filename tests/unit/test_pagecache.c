@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_pagecache.c - lib/pagecache.c on its own: bounded, second chance
  * (CLOCK), bytes kept intact, a cache of no page.  Run by

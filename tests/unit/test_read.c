@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_read.c - the read interface (vmsift_dumpfile, vmsift_reader)
  * against the input it was dumped from.  Run by tests/suites/api.sh:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_status.c - the status beside the message (vmsift_status()): each
  * kind of failure a caller may act on reports its own code.  Run by

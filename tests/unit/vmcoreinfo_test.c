@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * vmcoreinfo_test.c - unit tests of VMCOREINFO parsing (lib/vmcoreinfo.h),
  * run by tests/suites/unit.sh: a good note's keys of every kind, hex and

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """digest.py - a digest of a kdump-compressed file's filtering decisions,
 for the arm64 fixtures (expected.txt).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """drgn_check.py - drgn, an independent reader with its own aarch64 page
 table walker, reads a generated arm64 vmcore and vmsift's dumps of it.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """drgn_walks.py - does this drgn translate riscv64 kernel addresses that
 no PT_LOAD covers (a page-table walk)?
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """hide_key.py - hide one VMCOREINFO key of a generated vmcore in place.
 
     hide_key.py VMCORE KEY
