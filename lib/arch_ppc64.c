@@ -15,9 +15,10 @@
  *                  and 4.17; kernels before 4.7 (native-endian entries,
  *                  other masks) are refused as not supported yet
  *   page tables    SYMBOL(swapper_pg_dir), in the linear map
- *   vmalloc start  NUMBER(vmalloc_start) bounds the linear map; else the
- *                  layout's default (0xc008000000000000, or with 4K hash
- *                  pages 0xc000400000000000)
+ *   vmalloc start  NUMBER(VMALLOC_START) bounds the linear map; else the
+ *                  layout's default (0xc008000000000000; with 4K hash
+ *                  pages 0xc0003d0000000000: a 46-bit space of a 61 TB
+ *                  linear map, then 1 TB each of vmalloc, I/O, vmemmap)
  *
  * Translation: the kernel image and the linear map are one region,
  * paddr = vaddr - 0xc000000000000000.  Everything else (vmemmap at
@@ -55,7 +56,7 @@
 
 #define KERNEL_BASE      0xc000000000000000ull
 #define VMALLOC_DEFAULT  0xc008000000000000ull
-#define VMALLOC_HASH_4K  0xc000400000000000ull
+#define VMALLOC_HASH_4K  0xc0003d0000000000ull
 #define PTE_PRESENT      (1ull << 63)
 #define PTE_LEAF         (1ull << 62)       /* _PAGE_PTE */
 #define TABLE_MASKED     0xc0000000000000ffull
@@ -250,7 +251,7 @@ static int setup(struct ppc64_ctx *c, const struct vs_input *in,
 	find_mmu(c, in, r);
 	if (set_layout(c, kernel_version(in->vi), err) < 0)
 		return -1;
-	if (number(in->vi, "vmalloc_start", &vs) && vs > KERNEL_BASE)
+	if (number(in->vi, "VMALLOC_START", &vs) && vs > KERNEL_BASE)
 		c->lin_end = vs;
 	else
 		c->lin_end = !c->radix && c->page_shift == 12 ?

@@ -30,6 +30,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gens as G  # noqa: E402
 import arm64 as A64  # noqa: E402
+import ppc64 as P64  # noqa: E402
 
 PAGE = 4096
 PAGE_SHIFT = 12
@@ -134,8 +135,10 @@ class Spec:
     def _arch(self, w):
         if w[0] == 'x86_64':
             return
+        if w[0] == 'ppc64le':
+            return self._arch_ppc64(w)
         if w[0] != 'arm64':
-            raise ValueError('arch x86_64|arm64')
+            raise ValueError('arch x86_64|arm64|ppc64le')
         if self.ram:
             raise ValueError('arch must come before ram')
         a = dict(page=4096, va=48, vabits=None, layout='flipped', pa=48,
@@ -156,6 +159,24 @@ class Spec:
                 raise ValueError('arch arm64 page=4k|16k|64k va=N [vabits=N] '
                                  '[layout=flipped|old] [pa=48|52] '
                                  '[linear=l0|l1|l2|page] [phys_offset=ADDR]')
+        self.arm = a
+        self.kernel['ptload'] = False
+        set_page_size(a['page'])
+
+    def _arch_ppc64(self, w):
+        """arch ppc64le page=4k|64k mmu=radix|hash (ppc64.py)."""
+        if self.ram:
+            raise ValueError('arch must come before ram')
+        a = dict(machine='ppc64le', page=65536, mmu='radix', pa=51,
+                 linear=None, phys_offset=None)
+        for o in w[1:]:
+            k, v = o.split('=', 1)
+            if k == 'page':
+                a[k] = {'4k': 4096, '64k': 65536}[v.lower()]
+            elif k == 'mmu' and v in ('radix', 'hash'):
+                a[k] = v
+            else:
+                raise ValueError('arch ppc64le page=4k|64k mmu=radix|hash')
         self.arm = a
         self.kernel['ptload'] = False
         set_page_size(a['page'])
@@ -404,6 +425,8 @@ class Builder:
     def setup_arm(self):
         """arm64: the layout of arm64.py; phys_base is PHYS_OFFSET."""
         s, a = self.s, self.s.arm
+        if a.get('machine') == 'ppc64le':
+            return self.setup_ppc64()
         try:
             self.A = A64.Arm64(a['page'], a['va'], a['vabits'], a['layout'],
                                a['pa'], min(r[0] for r in s.ram))
@@ -424,6 +447,25 @@ class Builder:
         self.phys_base = self.A.phys_offset
         if self.koffset % (64 << 10):
             raise SpecError('arm64 kernel offset must be 64K aligned')
+
+    def setup_ppc64(self):
+        """ppc64le: the image is part of the linear map, loaded at 0."""
+        s = self.s
+        self.A = P64.Ppc64(s.arm['page'], s.arm['mmu'])
+        if self.kload != 0 or self.koffset:
+            raise SpecError('ppc64 kernel load=0 offset=0 (the image is '
+                            'linear)')
+        self.l5 = False
+        self.page_offset = self.A.lin_start
+        if s.vmemmap == 'none' or s.model == 'flat':
+            self.vmemmap = None
+        elif s.vmemmap is None:
+            self.vmemmap = self.A.vmemmap_base(self.L['size'])
+        self.max_physmem_bits = s.max_physmem_bits or s.arm['pa']
+        self.kvbase = self.A.lin_start
+        self.kimage_voffset = self.A.lin_start
+        self.stext = self.A.lin_start
+        self.phys_base = 0
 
     def pfn_in_ram(self, pfn):
         return self.mem.in_ram(pfn << PAGE_SHIFT)
@@ -580,13 +622,22 @@ class Builder:
         A = self.A
         self.tables = {}
         self.top = self.kimage_alloc('pgtable')
+        for _ in range(getattr(A, 'top_pages', 1) - 1):
+            self.top = self.kimage_alloc('pgtable')   # contiguous, down
         self.tables[self.top] = {}
         self.static_tables = {self.top}
-        for pa in range(self.kload, self.kload + self.ksize, PAGE):
+        ppc = getattr(A, 'machine', None) == 'ppc64le'
+        for pa in range(self.kload, self.kload + self.ksize, PAGE) \
+                if not ppc else ():
             va = self.kva(pa)
             t = self.map_table_path(va, 1, static=True)
             self.tables[t][A.idx(va, 3)] = A.page_desc(pa, exec_=True)
-        lin = self.s.arm['linear'] or ('l1' if A.shift == 12 else 'l2')
+        if ppc:
+            lin = A.linear
+            if lin is None:          # hash: bolted, not in these tables
+                return
+        else:
+            lin = self.s.arm['linear'] or ('l1' if A.shift == 12 else 'l2')
         if lin == 'page':
             for a, b in self.mem.ranges:
                 for pa in range(a, b, PAGE):
@@ -680,10 +731,13 @@ class Builder:
         return t, (va >> shift) & 511
 
     def write_tables(self):
+        fmt = getattr(self.A, 'entry_fmt', '<Q')   # ppc64: big-endian
         for t, ents in self.tables.items():
-            buf = bytearray(PAGE)
+            # a top table may span pages (ppc64 radix 4K: 64 KiB)
+            buf = bytearray(max(PAGE, -(-(max(ents, default=0) + 1) * 8
+                                        // PAGE) * PAGE))
             for i, e in ents.items():
-                struct.pack_into('<Q', buf, i * 8, e)
+                struct.pack_into(fmt, buf, i * 8, e)
             self.mem.write(t << PAGE_SHIFT, bytes(buf))
 
     # -- memory model --------------------------------------------------------
@@ -1071,7 +1125,8 @@ class Builder:
         self.sym_init_uts_ns = self.kva(p << PAGE_SHIFT)
         fields = ['Linux', 'vmsift-gen', self.g['osrelease'],
                   '#1 SMP PREEMPT_DYNAMIC',
-                  'aarch64' if self.A else 'x86_64', '(none)']
+                  getattr(self.A, 'machine', 'aarch64') if self.A
+                  else 'x86_64', '(none)']
         b = b''.join(f.encode().ljust(65, b'\0') for f in fields)
         self.mem.write(p << PAGE_SHIFT, b)
 
@@ -1434,7 +1489,9 @@ class Builder:
             add('NUMBER(HUGETLB_PAGE_DTOR)', str(g['dtors']['hugetlb']))
         if g['export_free_huge_page']:
             add('SYMBOL(free_huge_page)', '%x' % self.sym_free_huge_page)
-        if self.A:
+        if getattr(self.A, 'machine', None) == 'ppc64le':
+            self.ppc64_vmcoreinfo(add)
+        elif self.A:
             self.arm_vmcoreinfo(add)
         else:
             self.x86_vmcoreinfo(add)
@@ -1486,6 +1543,18 @@ class Builder:
             add('NUMBER(TCR_EL1_T1SZ)', '0x%x' % (64 - A.vabits))
         add('KERNELOFFSET', '%x' % self.koffset)
 
+    def ppc64_vmcoreinfo(self, add):
+        """As arch/powerpc/kexec writes them (RADIX_MMU in decimal,
+        KERNELOFFSET in hex), swapper_pg_dir and _stext (generic), and
+        NUMBER(VMALLOC_START), which upstream makedumpfile needs to walk
+        the tables (a real 6.1 kernel gives vmap_area_list instead)."""
+        A = self.A
+        add('SYMBOL(swapper_pg_dir)', '%x' % self.kva(self.top << PAGE_SHIFT))
+        add('SYMBOL(_stext)', '%x' % self.stext)
+        add('NUMBER(RADIX_MMU)', '1' if A.mmu == 'radix' else '0')
+        add('NUMBER(VMALLOC_START)', '0x%x' % A.vmalloc_start)
+        add('KERNELOFFSET', '0')
+
     def freelist_vmcoreinfo(self, add):
         X = self.freel
         fa, z, pg = X['fa'], X['zone'], X['pgdat']
@@ -1524,7 +1593,8 @@ class Builder:
     def write_elf(self, path):
         notes = b''
         for cpu in range(self.s.cpus):
-            pr = bytearray(392 if self.A else 336)
+            pr = bytearray(getattr(self.A, 'prstatus_size', 392) if self.A
+                           else 336)
             struct.pack_into('<I', pr, 32, 1000 + cpu)    # pr_pid
             notes += self.note('CORE', 1, bytes(pr))
         notes += self.note('VMCOREINFO', 0, self.vi_text.encode())
@@ -1545,7 +1615,9 @@ class Builder:
             place.append((off, pa, sz))
             off += sz
         ehdr = struct.pack('<4sBBBBB7sHHIQQQIHHHHHH', b'\x7fELF', 2, 1, 1, 0,
-                           0, bytes(7), 4, 183 if self.A else 62, 1, 0, 64,
+                           0, bytes(7), 4,
+                           getattr(self.A, 'elf_machine', 183) if self.A
+                           else 62, 1, 0, 64,
                            0, 0, 64, 56, phnum,
                            0, 0, 0)
         zero = bytes(65536)
