@@ -122,3 +122,16 @@ t_ppc_dmesg_header() {
 }
 run_test "ppc64 gen: ppc64le-64k-radix --dump-dmesg and kdump header as makedumpfile's" \
 	t_ppc_dmesg_header ppc64le-64k-radix
+
+# t_ppc_refilter NAME: -d 1, then that kdump re-filtered at -d 31 (the
+# machine from its utsname, ppc64le), decides as makedumpfile did on the
+# ELF input.
+t_ppc_refilter() {
+	local name=$1 in=$work/out/ppc-re-$1.vmcore
+	ppc_vmcore "$name" "$in" || return 1
+	vmsift -l -d 1 --message-level 0 "$in" "$in.d1" || return 1
+	vmsift -z -d 31 --message-level 0 "$in.d1" "$in.re31" || return 1
+	$check pages "$in" "$in.re31" || return 1
+	ppc_digest_is "$name.d31" "$in.re31"
+}
+run_test "ppc64 gen: ppc64le-64k-radix re-filtered kdump" t_ppc_refilter ppc64le-64k-radix
