@@ -38,9 +38,20 @@
  * translation (the filter keeps the page and counts it doubtful), never a
  * read outside the dump.
  *
- * Not yet: the hash MMU's vmemmap, which Linux bolts into the hash page
- * table and records in vmemmap_list instead of swapper_pg_dir (such a
- * kernel's struct pages do not translate), hugepd directories.
+ * The hash MMU's vmemmap is bolted into the hash page table, not
+ * swapper_pg_dir; the kernel lists its blocks in vmemmap_list (struct
+ * vmemmap_backing: list, phys, virt_addr; each block 1 <<
+ * mmu_psize_defs[mmu_vmemmap_psize].shift bytes).  With the hash MMU and
+ * those keys (SYMBOL(vmemmap_list), SYMBOL(mmu_vmemmap_psize),
+ * SYMBOL(mmu_psize_defs), SIZE(mmu_psize_def), OFFSET(mmu_psize_def.shift),
+ * OFFSET(vmemmap_backing.list|phys|virt_addr)) the list is read once, at
+ * set-up, through the linear map, and vmemmap addresses translate through
+ * it first, the walk second.  A list that leaves the dump, loops or runs
+ * past 2^24 blocks is kept as far as it was read: the struct pages
+ * behind the rest fail to translate, and the filter keeps their pages as
+ * doubtful.
+ *
+ * Not yet: hugepd directories.
  */
 #include <elf.h>
 #include <errno.h>
@@ -61,6 +72,11 @@
 #define PTE_LEAF         (1ull << 62)       /* _PAGE_PTE */
 #define TABLE_MASKED     0xc0000000000000ffull
 #define MMU_FTR_RADIX    0x40u
+#define VMEMMAP_MAX      (1u << 24)          /* vmemmap_list blocks */
+
+struct vmemmap_block {
+	uint64_t virt, phys;
+};
 
 struct ppc64_ctx {
 	unsigned page_shift;
@@ -70,6 +86,9 @@ struct ppc64_ctx {
 	uint64_t rpn_mask;           /* a leaf's physical address bits */
 	uint64_t lin_end;            /* vmalloc start: the linear map's end */
 	uint64_t pgd;                /* physical address of swapper_pg_dir */
+	struct vmemmap_block *vmemmap;  /* hash: vmemmap_list, by virt */
+	size_t nr_vmemmap;
+	uint64_t vmemmap_size;       /* bytes in each block */
 };
 
 static const char *const level_names[] = { "pte", "pmd", "pud", "pgd" };
@@ -226,17 +245,119 @@ static int walk(const struct ppc64_ctx *c, struct vs_reader *r, uint64_t va,
 	return vs_err(err, "internal: page-table walk fell through");
 }
 
+/* The vmemmap_list block that holds VA, or NULL. */
+static const struct vmemmap_block *vmemmap_find(const struct ppc64_ctx *c,
+						uint64_t va)
+{
+	size_t lo = 0, hi = c->nr_vmemmap;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->vmemmap[mid].virt <= va)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && va - c->vmemmap[lo - 1].virt < c->vmemmap_size)
+		return &c->vmemmap[lo - 1];
+	return NULL;
+}
+
 static int ppc64_vtop(const void *ctx, struct vs_reader *r, uint64_t va,
 		      uint64_t *pa, uint64_t *span, struct vs_error *err)
 {
 	const struct ppc64_ctx *c = ctx;
+	const struct vmemmap_block *b;
 
 	if (is_linear(c, va)) {
 		*pa = va - KERNEL_BASE;
 		*span = c->lin_end - va;
 		return 0;
 	}
+	if (c->nr_vmemmap && (b = vmemmap_find(c, va))) {
+		*pa = b->phys + (va - b->virt);
+		*span = c->vmemmap_size - (va - b->virt);
+		return 0;
+	}
 	return walk(c, r, va, pa, span, err);
+}
+
+/* A value of the machine at linear address VA; 0 when not in the dump. */
+static int read_linear(const struct ppc64_ctx *c, const struct vs_machine *m,
+		       struct vs_reader *r, uint64_t va, unsigned width,
+		       uint64_t *v)
+{
+	uint8_t b[8];
+	struct vs_error e;
+
+	if (!is_linear(c, va) || !is_linear(c, va + width - 1) ||
+	    vs_read_phys(r, va - KERNEL_BASE, b, width, &e) < 0)
+		return 0;
+	*v = vs_load_width(m, b, width);
+	return 1;
+}
+
+static int block_cmp(const void *a, const void *b)
+{
+	const struct vmemmap_block *x = a, *y = b;
+
+	return x->virt < y->virt ? -1 : x->virt > y->virt;
+}
+
+/* Read vmemmap_list (the hash MMU's vmemmap) where the keys allow. */
+static int read_vmemmap_list(struct ppc64_ctx *c, const struct vs_input *in,
+			     struct vs_reader *r, struct vs_error *err)
+{
+	const struct vs_vmcoreinfo *vi = in->vi;
+	struct vs_machine m;
+	uint64_t head, psize_sym, defs, psize, shift, node;
+	int64_t def_size, o_shift, o_list, o_phys, o_virt;
+	size_t cap = 0;
+
+	if (!vs_vi_symbol(vi, "vmemmap_list", &head) ||
+	    !vs_vi_symbol(vi, "mmu_vmemmap_psize", &psize_sym) ||
+	    !vs_vi_symbol(vi, "mmu_psize_defs", &defs) ||
+	    !vs_vi_size(vi, "mmu_psize_def", &def_size) ||
+	    !vs_vi_offset(vi, "mmu_psize_def.shift", &o_shift) ||
+	    !vs_vi_offset(vi, "vmemmap_backing.list", &o_list) ||
+	    !vs_vi_offset(vi, "vmemmap_backing.phys", &o_phys) ||
+	    !vs_vi_offset(vi, "vmemmap_backing.virt_addr", &o_virt))
+		return 0;
+	vs_machine_set(&m, in->page_size, 0, 8);
+	if (!read_linear(c, &m, r, psize_sym, 4, &psize) || psize > 64 ||
+	    def_size <= 0 || o_shift < 0 ||
+	    !read_linear(c, &m, r, defs + psize * (uint64_t)def_size +
+			 (uint64_t)o_shift, 4, &shift) ||
+	    shift < 12 || shift > 40)
+		return 0;
+	c->vmemmap_size = 1ull << shift;
+	if (!read_linear(c, &m, r, head, 8, &node))
+		return 0;
+	while (node && c->nr_vmemmap < VMEMMAP_MAX) {
+		uint64_t next, phys, virt;
+
+		if (!read_linear(c, &m, r, node + (uint64_t)o_list, 8, &next) ||
+		    !read_linear(c, &m, r, node + (uint64_t)o_phys, 8, &phys) ||
+		    !read_linear(c, &m, r, node + (uint64_t)o_virt, 8, &virt))
+			break;
+		if (c->nr_vmemmap == cap) {
+			size_t ncap = cap ? 2 * cap : 64;
+			struct vmemmap_block *nb = realloc(c->vmemmap,
+							   ncap * sizeof(*nb));
+
+			if (!nb)
+				return vs_err_oom(err, "out of memory");
+			c->vmemmap = nb;
+			cap = ncap;
+		}
+		c->vmemmap[c->nr_vmemmap].virt = virt & ~(c->vmemmap_size - 1);
+		c->vmemmap[c->nr_vmemmap].phys = phys & ~(c->vmemmap_size - 1);
+		c->nr_vmemmap++;
+		node = next;
+	}
+	qsort(c->vmemmap, c->nr_vmemmap, sizeof(*c->vmemmap), block_cmp);
+	return 0;
 }
 
 static int setup(struct ppc64_ctx *c, const struct vs_input *in,
@@ -262,7 +383,7 @@ static int setup(struct ppc64_ctx *c, const struct vs_input *in,
 		return vs_err(err, "SYMBOL(swapper_pg_dir)=0x%llx is not in the "
 			      "linear map", (unsigned long long)va);
 	c->pgd = va - KERNEL_BASE;
-	return 0;
+	return c->radix ? 0 : read_vmemmap_list(c, in, r, err);
 }
 
 static int ppc64_init(void **out, const struct vs_input *in,
@@ -276,6 +397,7 @@ static int ppc64_init(void **out, const struct vs_input *in,
 	if (!c)
 		return vs_err_oom(err, "out of memory");
 	if (setup(c, in, r, err) < 0) {
+		free(c->vmemmap);
 		free(c);
 		return -1;
 	}
@@ -285,7 +407,11 @@ static int ppc64_init(void **out, const struct vs_input *in,
 
 static void ppc64_fini(void *ctx)
 {
-	free(ctx);
+	struct ppc64_ctx *c = ctx;
+
+	if (c)
+		free(c->vmemmap);
+	free(c);
 }
 
 const struct vs_arch_ops vs_arch_ppc64 = {

@@ -168,15 +168,18 @@ class Spec:
         if self.ram:
             raise ValueError('arch must come before ram')
         a = dict(machine='ppc64le', page=65536, mmu='radix', pa=51,
-                 linear=None, phys_offset=None)
+                 linear=None, phys_offset=None, vmemmap='tables')
         for o in w[1:]:
             k, v = o.split('=', 1)
             if k == 'page':
                 a[k] = {'4k': 4096, '64k': 65536}[v.lower()]
             elif k == 'mmu' and v in ('radix', 'hash'):
                 a[k] = v
+            elif k == 'vmemmap' and v in ('tables', 'list'):
+                a[k] = v
             else:
-                raise ValueError('arch ppc64le page=4k|64k mmu=radix|hash')
+                raise ValueError('arch ppc64le page=4k|64k mmu=radix|hash '
+                                 '[vmemmap=tables|list]')
         self.arm = a
         self.kernel['ptload'] = False
         set_page_size(a['page'])
@@ -462,6 +465,9 @@ class Builder:
         elif s.vmemmap is None:
             self.vmemmap = self.A.vmemmap_base(self.L['size'])
         self.max_physmem_bits = s.max_physmem_bits or s.arm['pa']
+        self.vmemmap_list = s.arm['vmemmap'] == 'list'
+        if self.vmemmap_list and s.arm['mmu'] != 'hash':
+            raise SpecError('vmemmap=list is the hash MMU\'s')
         self.kvbase = self.A.lin_start
         self.kimage_voffset = self.A.lin_start
         self.stext = self.A.lin_start
@@ -787,6 +793,7 @@ class Builder:
                 chunks.add(c)
                 c += chunk
         self.vmemmap_leaves = {}
+        self.vmemmap_blocks = {}     # ppc64 vmemmap_list: va -> pa
         for c in sorted(chunks):
             if self.s.vmemmap_phys is not None and size != '4k':
                 pa = self.s.vmemmap_phys + (c - self.vmemmap)
@@ -805,6 +812,10 @@ class Builder:
                 pa = self.alloc('memmap', npg, npg) << PAGE_SHIFT
             for k in range(chunk // PAGE):
                 self.vmap[(c >> PAGE_SHIFT) + k] = (pa >> PAGE_SHIFT) + k
+            if getattr(self, 'vmemmap_list', False):
+                # ppc64 hash: bolted, listed in vmemmap_list, not mapped
+                self.vmemmap_blocks[c] = pa
+                continue
             t, i = self.leaf_entry(c, size)
             self.tables[t][i] = self.leaf_desc(pa, size)
             self.vmemmap_leaves[c] = (t, i)
@@ -1388,7 +1399,12 @@ class Builder:
                 if va is None or self.vmemmap is None:
                     raise SpecError('corrupt vmemmap: pfn not in vmemmap')
                 size = self.s.vmemmap_size
-                if level == 'leaf':
+                if level == 'leaf' and self.vmemmap_blocks:
+                    chunk = self.leaf_chunk(size)
+                    c0 = va // chunk * chunk
+                    self.vmemmap_blocks[c0] = addr
+                    lo, hi = c0, c0 + chunk
+                elif level == 'leaf':
                     chunk = self.leaf_chunk(size)
                     c0 = va // chunk * chunk
                     t, i = self.vmemmap_leaves[c0]
@@ -1543,6 +1559,33 @@ class Builder:
             add('NUMBER(TCR_EL1_T1SZ)', '0x%x' % (64 - A.vabits))
         add('KERNELOFFSET', '%x' % self.koffset)
 
+    # struct vmemmap_backing { list; phys; virt_addr; }, one per block, in
+    # the image; mmu_psize_defs[MMU_PSIZE_VMEMMAP].shift; the list's head.
+    MMU_PSIZE_VMEMMAP = 9
+    MMU_PSIZE_DEF = 40
+
+    def write_vmemmap_list(self):
+        chunk = self.leaf_chunk(self.s.vmemmap_size)
+        blocks = sorted(self.vmemmap_blocks.items(), reverse=True)
+        per = PAGE // 24
+        pages = [self.kimage_alloc('kdata')
+                 for _ in range(-(-len(blocks) // per) + 1)]
+        var = pages[-1] << PAGE_SHIFT          # head, psize, psize defs
+        node_pa = [(pages[i // per] << PAGE_SHIFT) + (i % per) * 24
+                   for i in range(len(blocks))]
+        for i, (va, pa) in enumerate(blocks):
+            nxt = self.dva(node_pa[i + 1]) if i + 1 < len(blocks) else 0
+            self.mem.write(node_pa[i], struct.pack('<QQQ', nxt, pa, va))
+        head = self.dva(node_pa[0]) if blocks else 0
+        self.mem.write(var, struct.pack('<Q', head))
+        self.mem.write(var + 8, struct.pack('<i', self.MMU_PSIZE_VMEMMAP))
+        defs = var + 16
+        self.mem.write(defs + self.MMU_PSIZE_VMEMMAP * self.MMU_PSIZE_DEF,
+                       struct.pack('<I', chunk.bit_length() - 1))
+        self.sym_vmemmap_list = self.dva(var)
+        self.sym_mmu_vmemmap_psize = self.dva(var + 8)
+        self.sym_mmu_psize_defs = self.dva(defs)
+
     def ppc64_vmcoreinfo(self, add):
         """As arch/powerpc/kexec writes them (RADIX_MMU in decimal,
         KERNELOFFSET in hex), swapper_pg_dir and _stext (generic), and
@@ -1552,6 +1595,17 @@ class Builder:
         add('SYMBOL(swapper_pg_dir)', '%x' % self.kva(self.top << PAGE_SHIFT))
         add('SYMBOL(_stext)', '%x' % self.stext)
         add('NUMBER(RADIX_MMU)', '1' if A.mmu == 'radix' else '0')
+        if getattr(self, 'vmemmap_list', False):
+            add('SYMBOL(vmemmap_list)', '%x' % self.sym_vmemmap_list)
+            add('SYMBOL(mmu_vmemmap_psize)',
+                '%x' % self.sym_mmu_vmemmap_psize)
+            add('SYMBOL(mmu_psize_defs)', '%x' % self.sym_mmu_psize_defs)
+            add('SIZE(mmu_psize_def)', str(self.MMU_PSIZE_DEF))
+            add('SIZE(vmemmap_backing)', '24')
+            add('OFFSET(mmu_psize_def.shift)', '0')
+            add('OFFSET(vmemmap_backing.list)', '0')
+            add('OFFSET(vmemmap_backing.phys)', '8')
+            add('OFFSET(vmemmap_backing.virt_addr)', '16')
         add('NUMBER(VMALLOC_START)', '0x%x' % A.vmalloc_start)
         add('KERNELOFFSET', '0')
 
@@ -1654,6 +1708,8 @@ class Builder:
         self.build_freelists()
         self.apply_corruptions()
         self.write_tables()
+        if getattr(self, 'vmemmap_list', False):
+            self.write_vmemmap_list()
         self.vi_text = self.vmcoreinfo()
 
 
