@@ -168,7 +168,8 @@ class Spec:
         if self.ram:
             raise ValueError('arch must come before ram')
         a = dict(machine='ppc64le', page=65536, mmu='radix', pa=51,
-                 linear=None, phys_offset=None, vmemmap='tables')
+                 linear=None, phys_offset=None, vmemmap='tables',
+                 cpu_spec=False)
         for o in w[1:]:
             k, v = o.split('=', 1)
             if k == 'page':
@@ -177,9 +178,11 @@ class Spec:
                 a[k] = v
             elif k == 'vmemmap' and v in ('tables', 'list'):
                 a[k] = v
+            elif k == 'cpu_spec' and v in ('yes', 'no'):
+                a[k] = v == 'yes'
             else:
                 raise ValueError('arch ppc64le page=4k|64k mmu=radix|hash '
-                                 '[vmemmap=tables|list]')
+                                 '[vmemmap=tables|list] [cpu_spec=yes|no]')
         self.arm = a
         self.kernel['ptload'] = False
         set_page_size(a['page'])
@@ -1586,6 +1589,18 @@ class Builder:
         self.sym_mmu_vmemmap_psize = self.dva(var + 8)
         self.sym_mmu_psize_defs = self.dva(defs)
 
+    # cur_cpu_spec -> struct cpu_spec { ...; u32 mmu_features at 24; }:
+    # MMU_FTR_TYPE_RADIX (0x40) with the radix MMU.
+    CPU_SPEC_MMU_FEATURES = 24
+
+    def write_cpu_spec(self):
+        pa = self.kimage_alloc('kdata') << PAGE_SHIFT
+        self.mem.write(pa, struct.pack('<Q', self.dva(pa + 64)))
+        feat = 0x40 if self.A.mmu == 'radix' else 0
+        self.mem.write(pa + 64 + self.CPU_SPEC_MMU_FEATURES,
+                       struct.pack('<I', feat | 0x01000000))
+        self.sym_cur_cpu_spec = self.dva(pa)
+
     def ppc64_vmcoreinfo(self, add):
         """As arch/powerpc/kexec writes them (RADIX_MMU in decimal,
         KERNELOFFSET in hex), swapper_pg_dir and _stext (generic), and
@@ -1595,6 +1610,11 @@ class Builder:
         add('SYMBOL(swapper_pg_dir)', '%x' % self.kva(self.top << PAGE_SHIFT))
         add('SYMBOL(_stext)', '%x' % self.stext)
         add('NUMBER(RADIX_MMU)', '1' if A.mmu == 'radix' else '0')
+        if getattr(self, 'sym_cur_cpu_spec', None) is not None:
+            add('SYMBOL(cur_cpu_spec)', '%x' % self.sym_cur_cpu_spec)
+            add('OFFSET(cpu_spec.cpu_features)', '8')
+            add('OFFSET(cpu_spec.mmu_features)',
+                str(self.CPU_SPEC_MMU_FEATURES))
         if getattr(self, 'vmemmap_list', False):
             add('SYMBOL(vmemmap_list)', '%x' % self.sym_vmemmap_list)
             add('SYMBOL(mmu_vmemmap_psize)',
@@ -1710,6 +1730,8 @@ class Builder:
         self.write_tables()
         if getattr(self, 'vmemmap_list', False):
             self.write_vmemmap_list()
+        if self.s.arm and self.s.arm.get('cpu_spec'):
+            self.write_cpu_spec()
         self.vi_text = self.vmcoreinfo()
 
 

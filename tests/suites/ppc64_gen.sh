@@ -135,3 +135,19 @@ t_ppc_refilter() {
 	ppc_digest_is "$name.d31" "$in.re31"
 }
 run_test "ppc64 gen: ppc64le-64k-radix re-filtered kdump" t_ppc_refilter ppc64le-64k-radix
+
+# Without NUMBER(RADIX_MMU), cur_cpu_spec->mmu_features tells radix: a
+# radix vmcore filters as upstream did with the key.  (Upstream means to
+# read it too, but compares the missing NUMBER with the symbols' sentinel,
+# so it assumes hash and fails on this vmcore.)
+t_ppc_cpu_spec() {
+	local in=$work/out/ppc-cpuspec.vmcore
+	sed 's/^arch ppc64le .*/& cpu_spec=yes/' \
+		"$ppc_gen/ppc64le-64k-radix-pte.spec" > "$in.spec" || return 1
+	echo "vmcoreinfo del NUMBER(RADIX_MMU)" >> "$in.spec"
+	$PY "$top/tests/gen/mkvmcore.py" "$in.spec" "$in" >/dev/null || return 1
+	vmsift -l -d 31 --message-level 0 "$in" "$in.d31" || return 1
+	ppc_digest_is ppc64le-64k-radix-pte.d31 "$in.d31"
+}
+run_test "ppc64 gen: no RADIX_MMU: radix from cur_cpu_spec's MMU features" \
+	t_ppc_cpu_spec
