@@ -16,7 +16,9 @@
  *                  other masks) are refused as not supported yet
  *   page tables    SYMBOL(swapper_pg_dir), in the linear map
  *   vmalloc start  NUMBER(VMALLOC_START) bounds the linear map; else the
- *                  layout's default (0xc008000000000000; with 4K hash
+ *                  layout's default (hash before 5.2: 0xd000000000000000,
+ *                  the regions being the top nibble, vmemmap at
+ *                  0xf000000000000000; else 0xc008000000000000; with 4K hash
  *                  pages 0xc0003d0000000000: a 46-bit space of a 61 TB
  *                  linear map, then 1 TB each of vmalloc, I/O, vmemmap)
  *
@@ -68,6 +70,7 @@
 #define KERNEL_BASE      0xc000000000000000ull
 #define VMALLOC_DEFAULT  0xc008000000000000ull
 #define VMALLOC_HASH_4K  0xc0003d0000000000ull
+#define VMALLOC_HREGION  0xd000000000000000ull   /* hash before 5.2 */
 #define PTE_PRESENT      (1ull << 63)
 #define PTE_LEAF         (1ull << 62)       /* _PAGE_PTE */
 #define TABLE_MASKED     0xc0000000000000ffull
@@ -213,8 +216,11 @@ static int walk(const struct ppc64_ctx *c, struct vs_reader *r, uint64_t va,
 {
 	uint64_t table = c->pgd;
 
-	if (va < KERNEL_BASE || (va & ~KERNEL_BASE) >> (c->shift[3] +
-							 c->bits[3]))
+	/* radix: the kernel's quadrant, within the tables' span; hash
+	 * indexes the low bits of every region (before 5.2 the regions were
+	 * the top nibble: 0xd vmalloc, 0xf vmemmap) */
+	if (va < KERNEL_BASE || (c->radix && (va & ~KERNEL_BASE) >>
+				 (c->shift[3] + c->bits[3])))
 		return vs_err(err, "0x%llx is outside the kernel's page tables",
 			      (unsigned long long)va);
 	for (int lv = 3; lv >= 0; lv--) {
@@ -364,16 +370,20 @@ static int setup(struct ppc64_ctx *c, const struct vs_input *in,
 		 struct vs_reader *r, struct vs_error *err)
 {
 	uint64_t va, vs;
+	unsigned kv;
 
 	c->page_shift = in->page_shift;
 	if (c->page_shift != 12 && c->page_shift != 16)
 		return vs_err(err, "page size %llu is not 4K or 64K",
 			      (unsigned long long)in->page_size);
+	kv = kernel_version(in->vi);
 	find_mmu(c, in, r);
-	if (set_layout(c, kernel_version(in->vi), err) < 0)
+	if (set_layout(c, kv, err) < 0)
 		return -1;
 	if (number(in->vi, "VMALLOC_START", &vs) && vs > KERNEL_BASE)
 		c->lin_end = vs;
+	else if (!c->radix && kv && kv < KV(5, 2))
+		c->lin_end = VMALLOC_HREGION;
 	else
 		c->lin_end = !c->radix && c->page_shift == 12 ?
 			VMALLOC_HASH_4K : VMALLOC_DEFAULT;

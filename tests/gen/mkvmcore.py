@@ -457,7 +457,11 @@ class Builder:
     def setup_ppc64(self):
         """ppc64le: the image is part of the linear map, loaded at 0."""
         s = self.s
-        self.A = P64.Ppc64(s.arm['page'], s.arm['mmu'])
+        try:
+            self.A = P64.Ppc64(s.arm['page'], s.arm['mmu'],
+                               self.g['version'])
+        except ValueError as ex:
+            raise SpecError(str(ex))
         if self.kload != 0 or self.koffset:
             raise SpecError('ppc64 kernel load=0 offset=0 (the image is '
                             'linear)')

@@ -9,6 +9,7 @@ code serves both:
     index sizes (PTE, PMD, PUD, PGD bits) of Linux 4.17+:
         radix 64K 5 9 9 13, radix 4K 9 9 9 13,
         hash  64K 8 10 10 8, hash  4K 9 7 9 9;
+    hash 64K before 4.17: 8 10 7 8 (4.12+), 8 5 5 12 (4.7+);
   * addresses: the kernel image and the linear map at 0xc000000000000000
     + paddr (the image is loaded at physical 0, _stext is the base), vmalloc
     from 0xc008000000000000, vmemmap at 0xc00c000000000000 (pfn 0's
@@ -35,9 +36,15 @@ VMEMMAP_START = 0xc00c000000000000
 # vmalloc, I/O and vmemmap
 VMALLOC_START_H4K = 0xc0003d0000000000
 VMEMMAP_START_H4K = 0xc0003f0000000000
+# hash before 5.2: regions by the top nibble, 0xd vmalloc, 0xf vmemmap;
+# the tables index the low bits of any of them
+VMALLOC_START_HREGION = 0xd000000000000000
+VMEMMAP_START_HREGION = 0xf000000000000000
 
 BITS = {('radix', 16): (5, 9, 9, 13), ('radix', 12): (9, 9, 9, 13),
         ('hash', 16): (8, 10, 10, 8), ('hash', 12): (9, 7, 9, 9)}
+# the hash MMU's 64K layout before 4.17 (PUD 7 bits) and before 4.12
+HASH_64K_OLD = (((4, 12), (8, 10, 7, 8)), ((4, 7), (8, 5, 5, 12)))
 
 PRESENT = 1 << 63
 PTE = 1 << 62
@@ -51,13 +58,21 @@ class Ppc64:
     elf_machine = 21
     prstatus_size = 504
 
-    def __init__(self, page, mmu):
+    def __init__(self, page, mmu, version=(6, 1)):
         if mmu not in ('radix', 'hash'):
             raise ValueError('mmu=radix|hash')
         self.page = page
         self.shift = {4096: 12, 65536: 16}[page]
         self.mmu = mmu
         self.bits = BITS[(mmu, self.shift)]   # PTE, PMD, PUD, PGD
+        if tuple(version[:2]) < (4, 7):
+            raise ValueError('ppc64 generation before 4.7')
+        if mmu == 'hash' and self.shift == 16 and \
+                tuple(version[:2]) < (4, 17):
+            for since, bits in HASH_64K_OLD:
+                if tuple(version[:2]) >= since:
+                    self.bits = bits
+                    break
         self.levels = 4
         self.top = 0
         self.phys_offset = 0
@@ -66,6 +81,10 @@ class Ppc64:
         h4k = mmu == 'hash' and self.shift == 12
         self.vmalloc_start = VMALLOC_START_H4K if h4k else VMALLOC_START
         self.vmemmap_start = VMEMMAP_START_H4K if h4k else VMEMMAP_START
+        if mmu == 'hash' and tuple(version[:2]) < (5, 2):
+            # before 5.2 the hash MMU's regions were the top nibble
+            self.vmalloc_start = VMALLOC_START_HREGION
+            self.vmemmap_start = VMEMMAP_START_HREGION
         self.va_bits = self.level_shift(0) + self.bits[3]
         self.vabits = self.va_bits
         # radix: the linear map in PUD leaves; hash: not in these tables
