@@ -373,6 +373,7 @@ class Builder:
         self.F = self.g['flags']
         self.T = self.g['types']
         self.rng = random.Random(spec.seed)
+        self.table_off = {}    # table pfn -> byte offset (ppc64)
         self.warnings = []
         self.setup_layout()
 
@@ -728,11 +729,21 @@ class Builder:
                 else:
                     nt = self.alloc('pgtable')
                 self.tables[nt] = {}
-                self.tables[t][i] = self.table_entry(nt)
+                off = self.table_frag(level + 1)
+                if off:
+                    self.table_off[nt] = off
+                self.tables[t][i] = self.table_entry(nt) + off
                 t = nt
             else:
                 t = self.entry_pfn(e)
         return t
+
+    def table_frag(self, level):
+        """Byte offset in its page of a new table at LEVEL (0 = top):
+        ppc64 packs small PTE tables several to a page (ppc64.py)."""
+        if not self.A or not hasattr(self.A, 'frag_offset'):
+            return 0
+        return self.A.frag_offset(self.A.top + level)
 
     def leaf_entry(self, va, size):
         """(table pfn, index) of the entry mapping va with a 'size' leaf."""
@@ -746,11 +757,12 @@ class Builder:
     def write_tables(self):
         fmt = getattr(self.A, 'entry_fmt', '<Q')   # ppc64: big-endian
         for t, ents in self.tables.items():
+            off = self.table_off.get(t, 0)         # ppc64 fragments
             # a top table may span pages (ppc64 radix 4K: 64 KiB)
             buf = bytearray(max(PAGE, -(-(max(ents, default=0) + 1) * 8
                                         // PAGE) * PAGE))
             for i, e in ents.items():
-                struct.pack_into(fmt, buf, i * 8, e)
+                struct.pack_into(fmt, buf, off + i * 8, e)
             self.mem.write(t << PAGE_SHIFT, bytes(buf))
 
     # -- memory model --------------------------------------------------------

@@ -21,6 +21,8 @@ code serves both:
     _PAGE_PTE (bit 62) | the physical address | R, W, accessed, dirty,
     privileged.  Leaves above the last level (huge pages): radix PMD (2M
     with 64K pages) and PUD (1G); hash PMD (16M).
+  * PTE tables smaller than a page sit at the second fragment's offset
+    (radix 64K: 0x100; hash 64K: 0x1000), as Linux packs them;
   * the linear map: radix kernels map it in swapper_pg_dir with PUD
     leaves; hash kernels bolt it into the hash table, not the Linux tables.
 
@@ -112,6 +114,16 @@ class Ppc64:
     def idx(self, va, level):
         return (va >> self.level_shift(level)) & \
             ((1 << self.bits[3 - level]) - 1)
+
+    def frag_offset(self, level):
+        """Where in its page a new table at LEVEL starts: Linux packs
+        PTE tables smaller than a page several to a page (radix 64K: 256
+        bytes each; hash 64K: 4 KiB with the slot half), so each PTE table
+        here is the page's second fragment; other tables start pages."""
+        size = 8 << self.bits[3 - level]
+        if level != 3 or 2 * size > self.page:
+            return 0
+        return size if self.mmu == 'radix' else 2 * size
 
     def block_size(self, level):
         return 1 << self.level_shift(level)
