@@ -18,6 +18,7 @@ static const struct vs_arch_ops *const arch_table[] = {
 	&vs_arch_x86_64,
 	&vs_arch_arm64,
 	&vs_arch_ppc64,
+	&vs_arch_riscv64,
 };
 
 static const struct vs_arch_ops *find_ops(uint16_t machine)

@@ -190,8 +190,19 @@ static void set_oa_layout(struct arm64_ctx *c, const struct vs_vmcoreinfo *vi)
 static int find_phys_offset(struct arm64_ctx *c, const struct vs_input *in,
 			    struct vs_error *err)
 {
-	if (number(in->vi, "PHYS_OFFSET", &c->phys_offset))
+	if (number(in->vi, "PHYS_OFFSET", &c->phys_offset)) {
+		/* A kernel built for 52-bit VA running with fewer bits moves
+		 * memstart_addr down by PAGE_OFFSET(vabits_actual) -
+		 * PAGE_OFFSET(VA_BITS), so that its __pa() can subtract the
+		 * 52-bit PAGE_OFFSET; the value then lies above any physical
+		 * address (Debian's 6.12 arm64-16k: 0xfff0800040000000 for
+		 * RAM at 0x40000000).  Undo it for our linear-map base. */
+		if (c->flipped && c->va_bits > c->vabits &&
+		    c->phys_offset >> 52)
+			c->phys_offset += (1ULL << c->va_bits) -
+					  (1ULL << c->vabits);
 		return 0;
+	}
 	for (size_t i = 0; i < in->nr_loads; i++) {
 		const struct vs_segment *s = &in->loads[i];
 

@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #define VS_DOUBT_LINES 8
-#define VS_DOUBT_LEN   128
+#define VS_DOUBT_LEN   256
 
 struct vs_doubt_log {
 	unsigned nr;                 /* lines held */

@@ -191,12 +191,15 @@ static int write_headers(struct kd_writer *w, struct vs_error *err)
 }
 
 /* The sub-header's phys_base as makedumpfile fills it: x86_64's
- * NUMBER(phys_base), arm64's NUMBER(PHYS_OFFSET) (0x hex). */
+ * NUMBER(phys_base), arm64's NUMBER(PHYS_OFFSET), riscv64's
+ * NUMBER(phys_ram_base) (both 0x hex). */
 static uint64_t header_phys_base(const struct vs_input *in)
 {
 	const char *s = vs_vi_raw(in->vi, "NUMBER(PHYS_OFFSET)");
 	int64_t phys_base = 0;
 
+	if (!s)
+		s = vs_vi_raw(in->vi, "NUMBER(phys_ram_base)");
 	if (in->prev.known)
 		return in->prev.phys_base;
 	if (vs_vi_number(in->vi, "phys_base", &phys_base))

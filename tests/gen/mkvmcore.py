@@ -31,6 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gens as G  # noqa: E402
 import arm64 as A64  # noqa: E402
 import ppc64 as P64  # noqa: E402
+import riscv64 as RV  # noqa: E402
 
 PAGE = 4096
 PAGE_SHIFT = 12
@@ -137,8 +138,10 @@ class Spec:
             return
         if w[0] == 'ppc64le':
             return self._arch_ppc64(w)
+        if w[0] == 'riscv64':
+            return self._arch_riscv64(w[1:])
         if w[0] != 'arm64':
-            raise ValueError('arch x86_64|arm64|ppc64le')
+            raise ValueError('arch x86_64|arm64|ppc64le|riscv64')
         if self.ram:
             raise ValueError('arch must come before ram')
         a = dict(page=4096, va=48, vabits=None, layout='flipped', pa=48,
@@ -186,6 +189,26 @@ class Spec:
         self.arm = a
         self.kernel['ptload'] = False
         set_page_size(a['page'])
+
+    def _arch_riscv64(self, w):
+        """riscv64.py's geometry, built by the arm64 code (self.arm)."""
+        if self.ram:
+            raise ValueError('arch must come before ram')
+        a = dict(arch='riscv64', page=4096, va=39, vabits=None, pa=56,
+                 linear=None, phys_offset=None)
+        for o in w:
+            k, v = o.split('=', 1)
+            if k == 'va':
+                a[k] = int(v)
+            elif k == 'linear' and v in ('l0', 'l1', 'l2', 'page'):
+                a[k] = v
+            elif k == 'napot' and v == 'vmemmap':
+                a[k] = v
+            else:
+                raise ValueError('arch riscv64 va=39|48|57 '
+                                 '[linear=l0|l1|l2|page] [napot=vmemmap]')
+        self.arm = a
+        self.kernel['ptload'] = False
 
     def _directive(self, w):
         d = w[0]
@@ -435,8 +458,13 @@ class Builder:
         if a.get('machine') == 'ppc64le':
             return self.setup_ppc64()
         try:
-            self.A = A64.Arm64(a['page'], a['va'], a['vabits'], a['layout'],
-                               a['pa'], min(r[0] for r in s.ram))
+            if a.get('arch') == 'riscv64':
+                self.A = RV.Riscv64(a['va'], min(r[0] for r in s.ram))
+                self.A.napot = a.get('napot') == 'vmemmap'
+            else:
+                self.A = A64.Arm64(a['page'], a['va'], a['vabits'],
+                                   a['layout'], a['pa'],
+                                   min(r[0] for r in s.ram))
         except ValueError as ex:
             raise SpecError(str(ex))
         if a['phys_offset'] is not None:
@@ -454,6 +482,9 @@ class Builder:
         self.phys_base = self.A.phys_offset
         if self.koffset % (64 << 10):
             raise SpecError('arm64 kernel offset must be 64K aligned')
+        if a.get('arch') == 'riscv64' and (self.koffset | self.kload |
+                                           self.ksize) % (2 << 20):
+            raise SpecError('riscv64 kernel load, size, offset: 2M aligned')
 
     def setup_ppc64(self):
         """ppc64le: the image is part of the linear map, loaded at 0."""
@@ -641,11 +672,12 @@ class Builder:
         self.tables[self.top] = {}
         self.static_tables = {self.top}
         ppc = getattr(A, 'machine', None) == 'ppc64le'
-        for pa in range(self.kload, self.kload + self.ksize, PAGE) \
-                if not ppc else ():
+        klevel = getattr(A, 'kernel_level', 3)
+        for pa in range(self.kload, self.kload + self.ksize,
+                        A.block_size(klevel)) if not ppc else ():
             va = self.kva(pa)
-            t = self.map_table_path(va, 1, static=True)
-            self.tables[t][A.idx(va, 3)] = A.page_desc(pa, exec_=True)
+            t = self.map_table_path(va, 4 - klevel, static=True)
+            self.tables[t][A.idx(va, klevel)] = A.page_desc(pa, exec_=True)
         if ppc:
             lin = A.linear
             if lin is None:          # hash: bolted, not in these tables
@@ -1155,8 +1187,7 @@ class Builder:
         self.sym_init_uts_ns = self.kva(p << PAGE_SHIFT)
         fields = ['Linux', 'vmsift-gen', self.g['osrelease'],
                   '#1 SMP PREEMPT_DYNAMIC',
-                  getattr(self.A, 'machine', 'aarch64') if self.A
-                  else 'x86_64', '(none)']
+                  self.uts_machine(), '(none)']
         b = b''.join(f.encode().ljust(65, b'\0') for f in fields)
         self.mem.write(p << PAGE_SHIFT, b)
 
@@ -1526,6 +1557,8 @@ class Builder:
             add('SYMBOL(free_huge_page)', '%x' % self.sym_free_huge_page)
         if getattr(self.A, 'machine', None) == 'ppc64le':
             self.ppc64_vmcoreinfo(add)
+        elif self.A and getattr(self.A, 'arch', None) == 'riscv64':
+            self.A.vmcoreinfo(self, add)
         elif self.A:
             self.arm_vmcoreinfo(add)
         else:
@@ -1683,8 +1716,7 @@ class Builder:
     def write_elf(self, path):
         notes = b''
         for cpu in range(self.s.cpus):
-            pr = bytearray(getattr(self.A, 'prstatus_size', 392) if self.A
-                           else 336)
+            pr = bytearray(self.prstatus_size())
             struct.pack_into('<I', pr, 32, 1000 + cpu)    # pr_pid
             notes += self.note('CORE', 1, bytes(pr))
         notes += self.note('VMCOREINFO', 0, self.vi_text.encode())
@@ -1705,9 +1737,7 @@ class Builder:
             place.append((off, pa, sz))
             off += sz
         ehdr = struct.pack('<4sBBBBB7sHHIQQQIHHHHHH', b'\x7fELF', 2, 1, 1, 0,
-                           0, bytes(7), 4,
-                           getattr(self.A, 'elf_machine', 183) if self.A
-                           else 62, 1, 0, 64,
+                           0, bytes(7), 4, self.elf_machine(), 1, 0, 64,
                            0, 0, 64, 56, phnum,
                            0, 0, 0)
         zero = bytes(65536)
@@ -1726,6 +1756,26 @@ class Builder:
                         f.write(chunk)
             f.truncate(off)
 
+    def is_riscv64(self):
+        return getattr(self.A, 'arch', None) == 'riscv64'
+
+    def uts_machine(self):
+        if getattr(self.A, 'machine', None):       # ppc64le
+            return self.A.machine
+        return 'riscv64' if self.is_riscv64() else \
+            'aarch64' if self.A else 'x86_64'
+
+    def elf_machine(self):
+        if getattr(self.A, 'elf_machine', None):   # ppc64le
+            return self.A.elf_machine
+        return 243 if self.is_riscv64() else 183 if self.A else 62
+
+    def prstatus_size(self):
+        # elf_prstatus: 112 bytes, then 33/34/27/48 registers, pr_fpvalid
+        if getattr(self.A, 'prstatus_size', None):  # ppc64le
+            return self.A.prstatus_size
+        return 376 if self.is_riscv64() else 392 if self.A else 336
+
     # -- main -------------------------------------------------------------
     def build(self):
         self.sym_free_huge_page = self.stext + 0x2a3b40
@@ -1738,6 +1788,8 @@ class Builder:
             self.write_dmesg()
         self.build_tables()
         self.build_memmap()
+        if getattr(self.A, 'napot', False):
+            self.A.napot_vmemmap(self)
         self.build_mem_section()
         self.write_page_data()
         self.write_struct_pages()

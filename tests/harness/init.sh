@@ -84,6 +84,7 @@ if [ "$ROLE" = kdump ]; then
 		esac
 		{ cat /proc/kallsyms; echo "${stext%?????}00000 T _text"; } > /tmp/kallsyms
 		mount --bind /tmp/kallsyms /proc/kallsyms || fail "bind-mount a kallsyms with _text"
+		say "kallsyms: no _text listed; added at ${stext%?????}00000 for kexec"
 	fi
 	kexec -p /boot/vmlinuz --initrd=/boot/capture.cpio --append="$CAPTURE_CMDLINE" ||
 		fail "kexec -p (crashkernel= too small, or no capture kernel)"

@@ -28,15 +28,43 @@ set_arch() {
 	esac
 }
 
+# set_flavour FLAVOUR: the Debian kernel flavour (--kernel-flavour), after
+# set_arch.  arm64-16k (16K pages; 52-bit VA, which the guest's CPU without
+# LPA2 runs as 47-bit) is not in bookworm: its kernel comes from
+# bookworm-backports, read through a private source list and package lists
+# under $VMSIFT_CACHE/apt-bpo (KAPT_OPTS), so the host's own apt sources and
+# packages are left as they are.
+# FLAVOUR_APPEND: first-kernel command line the flavour needs (arm64-16k:
+# no CMA area in the way of crashkernel=, and 2 MiB default huge pages
+# for the workload instead of 32 MiB ones).
+KAPT_OPTS='' FLAVOUR_APPEND=''
+set_flavour() {
+	[ -n "$1" ] || return 0
+	case $ARCH/$1 in
+	x86_64/amd64|arm64/arm64) KFLAVOUR=$1 ;;
+	arm64/arm64-16k)
+		KFLAVOUR=$1 FLAVOUR_APPEND="cma=0 default_hugepagesz=2M hugepagesz=2M"
+		local d=$VMSIFT_CACHE/apt-bpo
+		mkdir -p "$d/lists/partial" "$d/archives/partial"
+		echo "deb [arch=arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm-backports main" \
+			> "$d/sources.list"
+		KAPT_OPTS="-o Dir::Etc::SourceList=$d/sources.list -o Dir::Etc::SourceParts=/dev/null
+			-o Dir::State::Lists=$d/lists -o Dir::Cache=$d -o APT::Architectures::=arm64" ;;
+	*) die "--kernel-flavour $1 does not go with --arch $ARCH (amd64; arm64 or arm64-16k)" ;;
+	esac
+}
+
 # machine_args PAGING: QEMU's machine and CPU arguments for the guest.
 # arm64: -cpu max without LPA2 (Debian's 6.1 kernel has 48-bit VA, 4K pages);
-# pauth-impdef=on only makes TCG faster.
+# pauth-impdef=on only makes TCG faster.  ARM64_LPA2=on (--lpa2) gives the
+# CPU LPA2, so that a VA_BITS=52 kernel (arm64-16k) runs with 52-bit VA;
+# without it that kernel falls back to 47 bits (16K) or 48 (4K).
 machine_args() {
 	case $ARCH in
 	x86_64) echo "-cpu $(cpu_flag "$1")" ;;
 	arm64)
 		[ "$1" = 4 ] || die "--paging applies to x86_64 only (arm64 here: 4 levels, 4K pages, 48-bit VA)"
-		echo "-M virt -cpu max,lpa2=off,pauth-impdef=on" ;;
+		echo "-M virt -cpu max,lpa2=${ARM64_LPA2:-off},pauth-impdef=on" ;;
 	esac
 }
 
@@ -104,11 +132,14 @@ need_host_tools() {
 kernel_version() {
 	if [ -n "${KERNEL_VERSION:-}" ]; then echo "$KERNEL_VERSION"; return; fi
 	local v f=$KFLAVOUR
-	v=$(apt-cache depends "linux-image-$f:$DEBARCH" 2>/dev/null |
+	# shellcheck disable=SC2086
+	v=$(apt-cache $KAPT_OPTS depends "linux-image-$f:$DEBARCH" 2>/dev/null |
 		sed -n "s/^ *Depends: linux-image-\(.*-$f\)\(:$DEBARCH\)\{0,1\}\$/\1/p" | grep -v unsigned | head -n1)
 	if [ -z "$v" ]; then
-		timeout "$APT_TIMEOUT" apt-get update -q >&2 || true
-		v=$(apt-cache depends "linux-image-$f:$DEBARCH" 2>/dev/null |
+		# shellcheck disable=SC2086
+		timeout "$APT_TIMEOUT" apt-get $KAPT_OPTS update -q >&2 || true
+		# shellcheck disable=SC2086
+		v=$(apt-cache $KAPT_OPTS depends "linux-image-$f:$DEBARCH" 2>/dev/null |
 			sed -n "s/^ *Depends: linux-image-\(.*-$f\)\(:$DEBARCH\)\{0,1\}\$/\1/p" | grep -v unsigned | head -n1)
 	fi
 	if [ -z "$v" ]; then
@@ -132,7 +163,8 @@ fetch_kernel() {
 	deb=$(ls "$VMSIFT_CACHE"/debs/linux-image-"$ver"_*.deb 2>/dev/null | head -n1 || true)
 	if [ -z "$deb" ]; then
 		log "downloading linux-image-$ver (about 70 MB)"
-		(cd "$VMSIFT_CACHE/debs" && timeout "$APT_TIMEOUT" apt-get download -q "linux-image-$ver:$DEBARCH" >&2) ||
+		# shellcheck disable=SC2086
+		(cd "$VMSIFT_CACHE/debs" && timeout "$APT_TIMEOUT" apt-get $KAPT_OPTS download -q "linux-image-$ver:$DEBARCH" >&2) ||
 			die "step 'kernel download': apt-get download linux-image-$ver failed (no network to the apt registry?)"
 		deb=$(ls "$VMSIFT_CACHE"/debs/linux-image-"$ver"_*.deb | head -n1)
 	fi
@@ -276,8 +308,14 @@ initramfs_tree() {
 	: > "$root/modules.order"
 	modprobe -d "$KDIR" -S "$KVER" --show-depends -a "$@" | awk '$1 == "insmod" && !seen[$2]++ {print $2}' |
 	while read -r m; do
-		cp "$m" "$root/modules/"
-		echo "/modules/$(basename "$m")" >> "$root/modules.order"
+		case $m in
+		*.ko.xz)   # 6.12 compresses its modules; busybox insmod wants them plain
+			xz -dc "$m" > "$root/modules/$(basename "$m" .xz)"
+			echo "/modules/$(basename "$m" .xz)" >> "$root/modules.order" ;;
+		*)
+			cp "$m" "$root/modules/"
+			echo "/modules/$(basename "$m")" >> "$root/modules.order" ;;
+		esac
 	done
 	install -m 755 "$WORKLOAD_BIN" "$root/bin/workload"
 }

@@ -23,6 +23,10 @@
 # (about 4 1/2 minutes), and adds a live QMP snapshot of the arm64 guest
 # (tests/harness/mkvmcore --arch arm64) filtered at -d 31 as makedumpfile:arm64
 # filters it (about a minute).
+#
+# At the end: the same cases on a carried 16K-page vmcore (Debian's 6.12
+# arm64-16k kernel), against upstream makedumpfile's carried bitmaps; see
+# the section there.
 
 a64_dir=$work/arm64
 a64_mdf=$top/tests/harness/mdf-arm64
@@ -186,4 +190,205 @@ t_a64_snapshot() {
 if [ "${VMSIFT_NO_QEMU:-0}" != 1 ] && [ "${VMSIFT_ARM64_FULL:-0}" = 1 ]; then
 	run_test "arm64 snapshot: a QEMU snapshot of the arm64 guest filtered as makedumpfile:arm64 filters it" \
 		t_a64_snapshot
+fi
+
+# ---------------------------------------------------------------------------
+# The carried 16K-page vmcore, tests/data/arm64/kdump-arm64k16-640M.vmcore.zst:
+# a real /proc/vmcore of Debian's 6.12 arm64-16k kernel (bookworm-backports;
+# VA_BITS=52 built, run on a CPU without LPA2, so 47-bit VA, 3 levels, and a
+# PHYS_OFFSET the kernel has moved by 2^52 - 2^47; see tests/data/README.md).
+# Debian's makedumpfile 1.7.2 refuses it ("PAGE SIZE 0x4000 and VA Bits 52
+# not supported"), so the reference is upstream makedumpfile (1.7.9++, git
+# b7587f1) built on x86_64 with TARGET=aarch64, run once by hand: the header
+# and bitmap blocks of its -l -d N dumps and its --dump-dmesg output are
+# carried in tests/data/arm64/kdump-arm64k16-640M.ref/.  Every case checks
+# what vmsift writes for 16 KiB pages: block_size 16384 in the header, the
+# bitmaps, the page descriptors (every page read back by libkdumpfile equal
+# to the input's).  About a minute.
+
+k16_name=kdump-arm64k16-640M
+k16_refdir=$top/tests/data/arm64/$k16_name.ref
+
+# k16_input: the carried 16K vmcore, decompressed once (path on stdout).
+k16_input() {
+	local z=$top/tests/data/arm64/$k16_name.vmcore.zst raw=$a64_dir/$k16_name.vmcore
+	[ -f "$z" ] || { echo "missing $z"; return 1; }
+	if [ ! -f "$raw" ] || [ "$z" -nt "$raw" ]; then
+		zstd -q -d --long=31 -f -o "$raw.tmp" "$z" || return 1
+		mv "$raw.tmp" "$raw"
+	fi
+	echo "$raw"
+}
+
+# k16_ref NAME: a carried reference file, decompressed (path on stdout).
+k16_ref() {
+	local z=$k16_refdir/$1.zst out=$a64_dir/$k16_name.ref.$1
+	[ -f "$z" ] || { echo "missing $z"; return 1; }
+	zstd -q -d -f -o "$out" "$z" || return 1
+	echo "$out"
+}
+
+# k16_header DUMP: a kdump-compressed file written for 16 KiB pages: block
+# size 16384, and the max_mapnr of the 0x1a000 16 KiB frames the input spans.
+k16_header() {
+	$PY - "$1" <<'PY'
+import sys
+import os; sys.path.insert(0, os.environ['K16_TOOLS'])
+from vmcheck import Kdump
+k = Kdump(sys.argv[1])
+if k.block_size != 16384:
+    print('FAIL: block_size %d, want 16384' % k.block_size); sys.exit(1)
+if k.max_mapnr_64 != 0x1a000:
+    print('FAIL: max_mapnr %#x, want 0x1a000' % k.max_mapnr_64); sys.exit(1)
+PY
+}
+export K16_TOOLS=$top/tests/tools
+
+# t_k16_sha: the carried file decompresses to the raw vmcore README names.
+t_k16_sha() {
+	local in want got
+	in=$(k16_input) || return 1
+	want=$(sed -n "/^## \`arm64\/$k16_name/,/^## /s/^| sha256 of the raw file | \`\([0-9a-f]*\)\`.*/\1/p" \
+		"$top/tests/data/README.md")
+	got=$(sha256sum "$in" | cut -d' ' -f1)
+	[ -n "$want" ] || { echo "no sha256 for $k16_name in tests/data/README.md"; return 1; }
+	[ "$want" = "$got" ] || { echo "sha256 $got, README says $want"; return 1; }
+}
+
+# t_k16_level LEVEL: vmsift -l -d LEVEL: a 16K header, bitmaps equal the
+# reference's, every page equal to the input's.
+t_k16_level() {
+	local level=$1 in ref out
+	in=$(k16_input) || return 1
+	ref=$(k16_ref "d$level.head") || { echo "$ref"; return 1; }
+	out=$work/out/k16.l.d$level
+	rm -f "$out"
+	vmsift -l -d "$level" --message-level 0 "$in" "$out" || return 1
+	k16_header "$out" && $check bitmaps "$out" "$ref" "$in" && $check pages "$in" "$out"
+}
+
+# t_k16_elf: vmsift -E -d 31 holds every page it must, byte-exact, and
+# the same 16 KiB frames, in memory and in the file, as the reference's
+# -E -d 31 (its program headers are carried).
+t_k16_elf() {
+	local in ref refe out
+	in=$(k16_input) || return 1
+	ref=$(k16_ref d31.head) || { echo "$ref"; return 1; }
+	refe=$(k16_ref E31.phdrs) || { echo "$refe"; return 1; }
+	out=$work/out/k16.elf.d31
+	rm -f "$out"
+	vmsift -E -d 31 --message-level 0 "$in" "$out" || return 1
+	$check elf "$in" "$out" 31 "$ref" &&
+		(cd "$top/tests/harness" && $PY cmp_elf.py "$out" "$refe" "$in")
+}
+
+# t_k16_split: --split --splitblock-size 4096 into 3 files: 16K headers,
+# the reference's pfn ranges (carried in split3.ranges), each page equal to
+# the input's; --reassemble gives the file a direct -l -d 31 gives, whose
+# bitmaps equal the reference's.
+t_k16_split() {
+	local in ref base=$work/split/k16 parts i start end want
+	in=$(k16_input) || return 1
+	ref=$(k16_ref d31.head) || { echo "$ref"; return 1; }
+	parts=("$base.1" "$base.2" "$base.3")
+	rm -f "$base".*
+	vmsift --split --splitblock-size 4096 -l -d 31 --message-level 0 "$in" "${parts[@]}" || return 1
+	for i in 0 1 2; do
+		k16_header "${parts[$i]}" || return 1
+		read -r start end < <(od -An -t u8 -j $((16384 + 80)) -N 16 "${parts[$i]}")
+		want=$(sed -n "$((i + 1))p" "$k16_refdir/split3.ranges")
+		[ "$start $end" = "$want" ] ||
+			{ echo "file $((i + 1)): pfns $start $end, the reference's $want"; return 1; }
+	done
+	$check pages "$in" "${parts[@]}" || return 1
+	vmsift -l -d 31 --message-level 0 "$in" "$base.direct" || return 1
+	vmsift --reassemble "${parts[@]}" "$base.joined" --message-level 0 || return 1
+	cmp "$base.direct" "$base.joined" && $check bitmaps "$base.joined" "$ref" "$in"
+}
+
+# t_k16_refilter: -l -d 1, re-filtered to -z -d 31: bitmaps equal the
+# reference's -d 31, every page equal to the input's.
+t_k16_refilter() {
+	local in ref base=$work/out/k16.refilter
+	in=$(k16_input) || return 1
+	ref=$(k16_ref d31.head) || { echo "$ref"; return 1; }
+	rm -f "$base".*
+	vmsift -l -d 1 --message-level 0 "$in" "$base.d1" || return 1
+	vmsift -z -d 31 --message-level 0 "$base.d1" "$base.d31" || return 1
+	k16_header "$base.d31" && $check bitmaps "$base.d31" "$ref" "$in" &&
+		$check pages "$in" "$base.d31"
+}
+
+# t_k16_dmesg: --dump-dmesg equals the reference's log with its caller-id
+# column ("[     T0] ", which upstream prints for a PRINTK_CALLER kernel
+# and 1.7.2, vmsift's model, does not) taken out.
+t_k16_dmesg() {
+	local in ref out
+	in=$(k16_input) || return 1
+	ref=$(k16_ref dmesg) || { echo "$ref"; return 1; }
+	out=$work/out/k16.dmesg
+	rm -f "$out"
+	timeout 60 vmsift --dump-dmesg --message-level 0 "$in" "$out" || return 1
+	[ -s "$out" ] || { echo "empty log"; return 1; }
+	sed -E 's/^(\[ *[0-9]+\.[0-9]+\]) \[ *[TC][0-9]+\] /\1 /' "$ref" | cmp - "$out"
+}
+
+run_test "arm64 16K carried vmcore: decompresses to the sha256 tests/data/README.md names" t_k16_sha
+for a64_level in 1 2 4 8 16 31; do
+	run_test "arm64 16K $k16_name -l -d $a64_level: 16K header, bitmaps equal the reference's, pages equal the input" \
+		t_k16_level "$a64_level"
+done
+run_test "arm64 16K $k16_name -E -d 31: the reference's -E frames, pages equal the input" t_k16_elf
+run_test "arm64 16K $k16_name --split 3 and --reassemble: the reference's ranges, pages equal, joined equals direct" t_k16_split
+run_test "arm64 16K $k16_name -d 1 re-filtered to -d 31: bitmaps equal the reference's" t_k16_refilter
+run_test "arm64 16K $k16_name --dump-dmesg: the reference's log" t_k16_dmesg
+
+# t_k16_kdump: a real kdump of the 16K kernel (tests/harness/kdump-test
+# --kernel-flavour arm64-16k, the guest the carried file came from):
+# vmsift-static.aarch64 on /proc/vmcore in the 16K capture kernel, mmap
+# and --non-mmap, every page equal to the raw /proc/vmcore's.  The bitmap
+# checks run when MDF_ARM64_16K names an upstream makedumpfile built
+# TARGET=aarch64 (1.7.2 cannot read this kernel).  About 2 minutes; only
+# with VMSIFT_ARM64_FULL=1.
+t_k16_kdump() {
+	make -s -C "$top" vmsift-static.aarch64 2>&1 | grep -v "statically linked applications"
+	[ -x "$top/vmsift-static.aarch64" ] || { echo "make vmsift-static.aarch64 failed"; return 1; }
+	timeout 900 "$top/tests/harness/kdump-test" --arch arm64 --kernel-flavour arm64-16k \
+		--mem 640 --crashkernel 192M --workload "-a 24 -r 64 -z 8 -t 8 -H 4 -w 4" \
+		--append init_on_free=1 \
+		--dump-args "-l -d 31;--non-mmap -l -d 31" --out "$work/kdump-arm64k16"
+}
+
+if [ "${VMSIFT_NO_QEMU:-0}" != 1 ] && [ "${VMSIFT_ARM64_FULL:-0}" = 1 ]; then
+	run_test "arm64 16K real kdump: vmsift-static.aarch64 in a 16K capture kernel, mmap and --non-mmap, pages equal the raw vmcore" \
+		t_k16_kdump
+fi
+
+# t_k16_snapshot: a live QMP snapshot of the 16K guest (mkvmcore
+# --kernel-flavour arm64-16k, 256 MiB) filtered at -d 31: bitmaps equal
+# those of the upstream makedumpfile MDF_ARM64_16K names, every kept page
+# equal to the snapshot's.  About 40 s; with VMSIFT_ARM64_FULL=1 and
+# MDF_ARM64_16K only.
+t_k16_snapshot() {
+	local d=$work/snap-arm64k16 rc
+	rm -rf "$d" && mkdir -p "$d"
+	timeout 300 "$top/tests/harness/mkvmcore" --arch arm64 --kernel-flavour arm64-16k \
+		--mem 256 --work "$d/mk" "$d/snap.vmcore" || return 1
+	grep -a -q 'PAGESIZE=16384' "$d/snap.vmcore" ||
+		{ echo "the snapshot has no 16K VMCOREINFO"; return 1; }
+	$check normalize "$d/snap.vmcore" "$d/snap.norm" || return 1
+	"$MDF_ARM64_16K" -l -d 31 "$d/snap.norm" "$d/ref" > "$d/ref.log" 2>&1 ||
+		{ echo "MDF_ARM64_16K failed"; tail -n 5 "$d/ref.log"; return 1; }
+	vmsift -l -d 31 --message-level 0 "$d/snap.vmcore" "$d/out" || return 1
+	$check bitmaps "$d/out" "$d/ref" "$d/snap.vmcore" &&
+		$check pages "$d/snap.vmcore" "$d/out"
+	rc=$?
+	rm -rf "$d"
+	return $rc
+}
+
+if [ "${VMSIFT_NO_QEMU:-0}" != 1 ] && [ "${VMSIFT_ARM64_FULL:-0}" = 1 ] &&
+	[ -n "${MDF_ARM64_16K:-}" ]; then
+	run_test "arm64 16K snapshot: a QEMU snapshot of the 16K guest filtered as upstream makedumpfile filters it" \
+		t_k16_snapshot
 fi
