@@ -18,6 +18,7 @@ struct vs_arch {
 static const struct vs_arch_ops *const arch_table[] = {
 	&vs_arch_x86_64,
 	&vs_arch_arm64,
+	&vs_arch_ppc64,
 	&vs_arch_riscv64,
 };
 

@@ -53,6 +53,7 @@ struct vs_arch_ops {
 
 extern const struct vs_arch_ops vs_arch_x86_64;
 extern const struct vs_arch_ops vs_arch_arm64;
+extern const struct vs_arch_ops vs_arch_ppc64;
 extern const struct vs_arch_ops vs_arch_riscv64;
 
 /* The translation of IN's kernel.  Fails, naming the missing key, when the

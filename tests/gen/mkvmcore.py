@@ -31,6 +31,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gens as G  # noqa: E402
 import arm64 as A64  # noqa: E402
+import ppc64 as P64  # noqa: E402
 import riscv64 as RV  # noqa: E402
 
 PAGE = 4096
@@ -136,10 +137,12 @@ class Spec:
     def _arch(self, w):
         if w[0] == 'x86_64':
             return
+        if w[0] == 'ppc64le':
+            return self._arch_ppc64(w)
         if w[0] == 'riscv64':
             return self._arch_riscv64(w[1:])
         if w[0] != 'arm64':
-            raise ValueError('arch x86_64|arm64|riscv64')
+            raise ValueError('arch x86_64|arm64|ppc64le|riscv64')
         if self.ram:
             raise ValueError('arch must come before ram')
         a = dict(page=4096, va=48, vabits=None, layout='flipped', pa=48,
@@ -160,6 +163,30 @@ class Spec:
                 raise ValueError('arch arm64 page=4k|16k|64k va=N [vabits=N] '
                                  '[layout=flipped|old] [pa=48|52] '
                                  '[linear=l0|l1|l2|page] [phys_offset=ADDR]')
+        self.arm = a
+        self.kernel['ptload'] = False
+        set_page_size(a['page'])
+
+    def _arch_ppc64(self, w):
+        """arch ppc64le page=4k|64k mmu=radix|hash (ppc64.py)."""
+        if self.ram:
+            raise ValueError('arch must come before ram')
+        a = dict(machine='ppc64le', page=65536, mmu='radix', pa=51,
+                 linear=None, phys_offset=None, vmemmap='tables',
+                 cpu_spec=False)
+        for o in w[1:]:
+            k, v = o.split('=', 1)
+            if k == 'page':
+                a[k] = {'4k': 4096, '64k': 65536}[v.lower()]
+            elif k == 'mmu' and v in ('radix', 'hash'):
+                a[k] = v
+            elif k == 'vmemmap' and v in ('tables', 'list'):
+                a[k] = v
+            elif k == 'cpu_spec' and v in ('yes', 'no'):
+                a[k] = v == 'yes'
+            else:
+                raise ValueError('arch ppc64le page=4k|64k mmu=radix|hash '
+                                 '[vmemmap=tables|list] [cpu_spec=yes|no]')
         self.arm = a
         self.kernel['ptload'] = False
         set_page_size(a['page'])
@@ -370,6 +397,7 @@ class Builder:
         self.F = self.g['flags']
         self.T = self.g['types']
         self.rng = random.Random(spec.seed)
+        self.table_off = {}    # table pfn -> byte offset (ppc64)
         self.warnings = []
         self.setup_layout()
 
@@ -428,6 +456,8 @@ class Builder:
     def setup_arm(self):
         """arm64: the layout of arm64.py; phys_base is PHYS_OFFSET."""
         s, a = self.s, self.s.arm
+        if a.get('machine') == 'ppc64le':
+            return self.setup_ppc64()
         try:
             if a.get('arch') == 'riscv64':
                 self.A = RV.Riscv64(a['va'], min(r[0] for r in s.ram))
@@ -456,6 +486,32 @@ class Builder:
         if a.get('arch') == 'riscv64' and (self.koffset | self.kload |
                                            self.ksize) % (2 << 20):
             raise SpecError('riscv64 kernel load, size, offset: 2M aligned')
+
+    def setup_ppc64(self):
+        """ppc64le: the image is part of the linear map, loaded at 0."""
+        s = self.s
+        try:
+            self.A = P64.Ppc64(s.arm['page'], s.arm['mmu'],
+                               self.g['version'])
+        except ValueError as ex:
+            raise SpecError(str(ex))
+        if self.kload != 0 or self.koffset:
+            raise SpecError('ppc64 kernel load=0 offset=0 (the image is '
+                            'linear)')
+        self.l5 = False
+        self.page_offset = self.A.lin_start
+        if s.vmemmap == 'none' or s.model == 'flat':
+            self.vmemmap = None
+        elif s.vmemmap is None:
+            self.vmemmap = self.A.vmemmap_base(self.L['size'])
+        self.max_physmem_bits = s.max_physmem_bits or s.arm['pa']
+        self.vmemmap_list = s.arm['vmemmap'] == 'list'
+        if self.vmemmap_list and s.arm['mmu'] != 'hash':
+            raise SpecError('vmemmap=list is the hash MMU\'s')
+        self.kvbase = self.A.lin_start
+        self.kimage_voffset = self.A.lin_start
+        self.stext = self.A.lin_start
+        self.phys_base = 0
 
     def pfn_in_ram(self, pfn):
         return self.mem.in_ram(pfn << PAGE_SHIFT)
@@ -612,15 +668,23 @@ class Builder:
         A = self.A
         self.tables = {}
         self.top = self.kimage_alloc('pgtable')
+        for _ in range(getattr(A, 'top_pages', 1) - 1):
+            self.top = self.kimage_alloc('pgtable')   # contiguous, down
         self.tables[self.top] = {}
         self.static_tables = {self.top}
+        ppc = getattr(A, 'machine', None) == 'ppc64le'
         klevel = getattr(A, 'kernel_level', 3)
         for pa in range(self.kload, self.kload + self.ksize,
-                        A.block_size(klevel)):
+                        A.block_size(klevel)) if not ppc else ():
             va = self.kva(pa)
             t = self.map_table_path(va, 4 - klevel, static=True)
             self.tables[t][A.idx(va, klevel)] = A.page_desc(pa, exec_=True)
-        lin = self.s.arm['linear'] or ('l1' if A.shift == 12 else 'l2')
+        if ppc:
+            lin = A.linear
+            if lin is None:          # hash: bolted, not in these tables
+                return
+        else:
+            lin = self.s.arm['linear'] or ('l1' if A.shift == 12 else 'l2')
         if lin == 'page':
             for a, b in self.mem.ranges:
                 for pa in range(a, b, PAGE):
@@ -698,11 +762,21 @@ class Builder:
                 else:
                     nt = self.alloc('pgtable')
                 self.tables[nt] = {}
-                self.tables[t][i] = self.table_entry(nt)
+                off = self.table_frag(level + 1)
+                if off:
+                    self.table_off[nt] = off
+                self.tables[t][i] = self.table_entry(nt) + off
                 t = nt
             else:
                 t = self.entry_pfn(e)
         return t
+
+    def table_frag(self, level):
+        """Byte offset in its page of a new table at LEVEL (0 = top):
+        ppc64 packs small PTE tables several to a page (ppc64.py)."""
+        if not self.A or not hasattr(self.A, 'frag_offset'):
+            return 0
+        return self.A.frag_offset(self.A.top + level)
 
     def leaf_entry(self, va, size):
         """(table pfn, index) of the entry mapping va with a 'size' leaf."""
@@ -714,10 +788,14 @@ class Builder:
         return t, (va >> shift) & 511
 
     def write_tables(self):
+        fmt = getattr(self.A, 'entry_fmt', '<Q')   # ppc64: big-endian
         for t, ents in self.tables.items():
-            buf = bytearray(PAGE)
+            off = self.table_off.get(t, 0)         # ppc64 fragments
+            # a top table may span pages (ppc64 radix 4K: 64 KiB)
+            buf = bytearray(max(PAGE, -(-(max(ents, default=0) + 1) * 8
+                                        // PAGE) * PAGE))
             for i, e in ents.items():
-                struct.pack_into('<Q', buf, i * 8, e)
+                struct.pack_into(fmt, buf, off + i * 8, e)
             self.mem.write(t << PAGE_SHIFT, bytes(buf))
 
     # -- memory model --------------------------------------------------------
@@ -767,6 +845,7 @@ class Builder:
                 chunks.add(c)
                 c += chunk
         self.vmemmap_leaves = {}
+        self.vmemmap_blocks = {}     # ppc64 vmemmap_list: va -> pa
         for c in sorted(chunks):
             if self.s.vmemmap_phys is not None and size != '4k':
                 pa = self.s.vmemmap_phys + (c - self.vmemmap)
@@ -785,6 +864,10 @@ class Builder:
                 pa = self.alloc('memmap', npg, npg) << PAGE_SHIFT
             for k in range(chunk // PAGE):
                 self.vmap[(c >> PAGE_SHIFT) + k] = (pa >> PAGE_SHIFT) + k
+            if getattr(self, 'vmemmap_list', False):
+                # ppc64 hash: bolted, listed in vmemmap_list, not mapped
+                self.vmemmap_blocks[c] = pa
+                continue
             t, i = self.leaf_entry(c, size)
             self.tables[t][i] = self.leaf_desc(pa, size)
             self.vmemmap_leaves[c] = (t, i)
@@ -1367,7 +1450,12 @@ class Builder:
                 if va is None or self.vmemmap is None:
                     raise SpecError('corrupt vmemmap: pfn not in vmemmap')
                 size = self.s.vmemmap_size
-                if level == 'leaf':
+                if level == 'leaf' and self.vmemmap_blocks:
+                    chunk = self.leaf_chunk(size)
+                    c0 = va // chunk * chunk
+                    self.vmemmap_blocks[c0] = addr
+                    lo, hi = c0, c0 + chunk
+                elif level == 'leaf':
                     chunk = self.leaf_chunk(size)
                     c0 = va // chunk * chunk
                     t, i = self.vmemmap_leaves[c0]
@@ -1468,7 +1556,9 @@ class Builder:
             add('NUMBER(HUGETLB_PAGE_DTOR)', str(g['dtors']['hugetlb']))
         if g['export_free_huge_page']:
             add('SYMBOL(free_huge_page)', '%x' % self.sym_free_huge_page)
-        if self.A and getattr(self.A, 'arch', None) == 'riscv64':
+        if getattr(self.A, 'machine', None) == 'ppc64le':
+            self.ppc64_vmcoreinfo(add)
+        elif self.A and getattr(self.A, 'arch', None) == 'riscv64':
             self.A.vmcoreinfo(self, add)
         elif self.A:
             self.arm_vmcoreinfo(add)
@@ -1521,6 +1611,73 @@ class Builder:
         if ver >= (5, 9):
             add('NUMBER(TCR_EL1_T1SZ)', '0x%x' % (64 - A.vabits))
         add('KERNELOFFSET', '%x' % self.koffset)
+
+    # struct vmemmap_backing { list; phys; virt_addr; }, one per block, in
+    # the image; mmu_psize_defs[MMU_PSIZE_VMEMMAP].shift; the list's head.
+    MMU_PSIZE_VMEMMAP = 9
+    MMU_PSIZE_DEF = 40
+
+    def write_vmemmap_list(self):
+        chunk = self.leaf_chunk(self.s.vmemmap_size)
+        blocks = sorted(self.vmemmap_blocks.items(), reverse=True)
+        per = PAGE // 24
+        pages = [self.kimage_alloc('kdata')
+                 for _ in range(-(-len(blocks) // per) + 1)]
+        var = pages[-1] << PAGE_SHIFT          # head, psize, psize defs
+        node_pa = [(pages[i // per] << PAGE_SHIFT) + (i % per) * 24
+                   for i in range(len(blocks))]
+        for i, (va, pa) in enumerate(blocks):
+            nxt = self.dva(node_pa[i + 1]) if i + 1 < len(blocks) else 0
+            self.mem.write(node_pa[i], struct.pack('<QQQ', nxt, pa, va))
+        head = self.dva(node_pa[0]) if blocks else 0
+        self.mem.write(var, struct.pack('<Q', head))
+        self.mem.write(var + 8, struct.pack('<i', self.MMU_PSIZE_VMEMMAP))
+        defs = var + 16
+        self.mem.write(defs + self.MMU_PSIZE_VMEMMAP * self.MMU_PSIZE_DEF,
+                       struct.pack('<I', chunk.bit_length() - 1))
+        self.sym_vmemmap_list = self.dva(var)
+        self.sym_mmu_vmemmap_psize = self.dva(var + 8)
+        self.sym_mmu_psize_defs = self.dva(defs)
+
+    # cur_cpu_spec -> struct cpu_spec { ...; u32 mmu_features at 24; }:
+    # MMU_FTR_TYPE_RADIX (0x40) with the radix MMU.
+    CPU_SPEC_MMU_FEATURES = 24
+
+    def write_cpu_spec(self):
+        pa = self.kimage_alloc('kdata') << PAGE_SHIFT
+        self.mem.write(pa, struct.pack('<Q', self.dva(pa + 64)))
+        feat = 0x40 if self.A.mmu == 'radix' else 0
+        self.mem.write(pa + 64 + self.CPU_SPEC_MMU_FEATURES,
+                       struct.pack('<I', feat | 0x01000000))
+        self.sym_cur_cpu_spec = self.dva(pa)
+
+    def ppc64_vmcoreinfo(self, add):
+        """As arch/powerpc/kexec writes them (RADIX_MMU in decimal,
+        KERNELOFFSET in hex), swapper_pg_dir and _stext (generic), and
+        NUMBER(VMALLOC_START), which upstream makedumpfile needs to walk
+        the tables (a real 6.1 kernel gives vmap_area_list instead)."""
+        A = self.A
+        add('SYMBOL(swapper_pg_dir)', '%x' % self.kva(self.top << PAGE_SHIFT))
+        add('SYMBOL(_stext)', '%x' % self.stext)
+        add('NUMBER(RADIX_MMU)', '1' if A.mmu == 'radix' else '0')
+        if getattr(self, 'sym_cur_cpu_spec', None) is not None:
+            add('SYMBOL(cur_cpu_spec)', '%x' % self.sym_cur_cpu_spec)
+            add('OFFSET(cpu_spec.cpu_features)', '8')
+            add('OFFSET(cpu_spec.mmu_features)',
+                str(self.CPU_SPEC_MMU_FEATURES))
+        if getattr(self, 'vmemmap_list', False):
+            add('SYMBOL(vmemmap_list)', '%x' % self.sym_vmemmap_list)
+            add('SYMBOL(mmu_vmemmap_psize)',
+                '%x' % self.sym_mmu_vmemmap_psize)
+            add('SYMBOL(mmu_psize_defs)', '%x' % self.sym_mmu_psize_defs)
+            add('SIZE(mmu_psize_def)', str(self.MMU_PSIZE_DEF))
+            add('SIZE(vmemmap_backing)', '24')
+            add('OFFSET(mmu_psize_def.shift)', '0')
+            add('OFFSET(vmemmap_backing.list)', '0')
+            add('OFFSET(vmemmap_backing.phys)', '8')
+            add('OFFSET(vmemmap_backing.virt_addr)', '16')
+        add('NUMBER(VMALLOC_START)', '0x%x' % A.vmalloc_start)
+        add('KERNELOFFSET', '0')
 
     def freelist_vmcoreinfo(self, add):
         X = self.freel
@@ -1604,14 +1761,20 @@ class Builder:
         return getattr(self.A, 'arch', None) == 'riscv64'
 
     def uts_machine(self):
+        if getattr(self.A, 'machine', None):       # ppc64le
+            return self.A.machine
         return 'riscv64' if self.is_riscv64() else \
             'aarch64' if self.A else 'x86_64'
 
     def elf_machine(self):
+        if getattr(self.A, 'elf_machine', None):   # ppc64le
+            return self.A.elf_machine
         return 243 if self.is_riscv64() else 183 if self.A else 62
 
     def prstatus_size(self):
-        # elf_prstatus: 112 bytes, then 33/34/27 registers, pr_fpvalid
+        # elf_prstatus: 112 bytes, then 33/34/27/48 registers, pr_fpvalid
+        if getattr(self.A, 'prstatus_size', None):  # ppc64le
+            return self.A.prstatus_size
         return 376 if self.is_riscv64() else 392 if self.A else 336
 
     # -- main -------------------------------------------------------------
@@ -1634,6 +1797,10 @@ class Builder:
         self.build_freelists()
         self.apply_corruptions()
         self.write_tables()
+        if getattr(self, 'vmemmap_list', False):
+            self.write_vmemmap_list()
+        if self.s.arm and self.s.arm.get('cpu_spec'):
+            self.write_cpu_spec()
         self.vi_text = self.vmcoreinfo()
 
 
