@@ -211,3 +211,17 @@ PY
 	done
 }
 run_test "page size: without VMCOREINFO, the dumped machine's (ppc64 64 KiB), not the host's" t_page_size_of_dump "${vmcores[0]}"
+
+# t_dctx INPUT: reading every page of a zlib and of a zstd dump through
+# one reader makes one decompression context, not one a page.
+t_dctx() {
+	local in=$1 d=$work/out/dctx flag
+	mkdir -p "$d"
+	make -s -C "$top/tests/unit" dctx_count >/dev/null || return 1
+	for flag in -c -z; do
+		rm -f "$d/dump$flag"
+		vmsift $flag -d 1 --message-level 0 "$in" "$d/dump$flag" || return 1
+		"$top/tests/unit/dctx_count" "$d/dump$flag" || return 1
+	done
+}
+run_test "decompression: one context a reader, not one a page (zlib, zstd)" t_dctx "${vmcores[0]}"
