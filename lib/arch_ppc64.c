@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * arch_ppc64.c - 64-bit IBM Power (ppc64le; Book3S 64) address
  * translation for the dead kernel; one entry of the architecture table

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """ppc64.py - the ppc64le geometry of a generated vmcore (used by mkvmcore.py).
 
 One Ppc64 object answers, for a spec's `arch ppc64le ...` line, where the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/suites/ppc64_gen.sh - ppc64le on synthetic vmcores (tests/gen/ppc64,
 # doc/ppc64.md): for every configuration (radix and hash, 4K and 64K
 # pages, corrupt tables) the filter's decisions at -d 1,2,4,8,16,31 equal

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """drgn_check.py - drgn, an independent reader, reads a generated ppc64le
 vmcore and vmsift's dumps of it.
 
