@@ -37,9 +37,9 @@
 extern "C" {
 #endif
 
-#define VMSIFT_VERSION_STRING "0.1.0"
+#define VMSIFT_VERSION_STRING "0.2.0"
 #define VMSIFT_VERSION_MAJOR 0
-#define VMSIFT_VERSION_MINOR 1
+#define VMSIFT_VERSION_MINOR 2
 #define VMSIFT_VERSION_PATCH 0
 
 /* VMSIFT_API marks what libvmsift exports: the library is compiled with
@@ -145,7 +145,7 @@ struct vmsift_stats {
 struct vmsift;
 
 /* The version of the library running, which may differ from the
- * VMSIFT_VERSION_STRING the caller was built with: "0.1.0". */
+ * VMSIFT_VERSION_STRING the caller was built with: "0.2.0". */
 VMSIFT_API const char *vmsift_version(void);
 
 /* A new session, or NULL when out of memory. */
