@@ -316,8 +316,9 @@ fetch_riscv64_qemu() {
 	rm -rf "$d/root"
 	mkdir -p "$d/root"
 	for deb in "$d"/debs/*.deb; do dpkg -x "$deb" "$d/root"; done
-	[ -x "$QEMU" ] && [ -f "$RISCV64_BIOS" ] ||
+	if [ ! -x "$QEMU" ] || [ ! -f "$RISCV64_BIOS" ]; then
 		die "step 'riscv64 QEMU': no qemu-system-riscv64 or fw_dynamic.bin in the backports packages"
+	fi
 	touch "$d/.complete"
 }
 
