@@ -25,8 +25,26 @@ set_arch() {
 	arm64|aarch64)
 		ARCH=arm64 DEBARCH=arm64 KFLAVOUR=arm64 CONSOLE=ttyAMA0 CAPTURE_EXTRA=
 		QEMU=${QEMU_ENV:-qemu-system-aarch64} ;;
-	*) die "--arch must be x86_64 or arm64, not '$1'" ;;
+	riscv64)
+		# bookworm has no riscv64: kernel and busybox come from trixie,
+		# read through a private source list (see set_flavour).
+		ARCH=riscv64 DEBARCH=riscv64 KFLAVOUR=riscv64 CONSOLE=ttyS0 CAPTURE_EXTRA=
+		QEMU=${QEMU_ENV:-qemu-system-riscv64}
+		private_apt trixie riscv64 apt-trixie ;;
+	*) die "--arch must be x86_64, arm64 or riscv64, not '$1'" ;;
 	esac
+}
+
+# private_apt SUITE DEBARCH DIR: KAPT_OPTS for a private source list (SUITE,
+# DEBARCH only) with its package lists under $VMSIFT_CACHE/DIR, so the
+# host's own apt sources and packages are left as they are.
+private_apt() {
+	local d=$VMSIFT_CACHE/$3
+	mkdir -p "$d/lists/partial" "$d/archives/partial"
+	echo "deb [arch=$2 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $1 main" \
+		> "$d/sources.list"
+	KAPT_OPTS="-o Dir::Etc::SourceList=$d/sources.list -o Dir::Etc::SourceParts=/dev/null
+		-o Dir::State::Lists=$d/lists -o Dir::Cache=$d -o APT::Architectures::=$2"
 }
 
 # set_flavour FLAVOUR: the Debian kernel flavour (--kernel-flavour), after
@@ -38,11 +56,11 @@ set_arch() {
 # FLAVOUR_APPEND: first-kernel command line the flavour needs (arm64-16k:
 # no CMA area in the way of crashkernel=, and 2 MiB default huge pages
 # for the workload instead of 32 MiB ones).
-KAPT_OPTS='' FLAVOUR_APPEND=''
+KAPT_OPTS=${KAPT_OPTS:-} FLAVOUR_APPEND=''
 set_flavour() {
 	[ -n "$1" ] || return 0
 	case $ARCH/$1 in
-	x86_64/amd64|arm64/arm64) KFLAVOUR=$1 ;;
+	x86_64/amd64|arm64/arm64|riscv64/riscv64) KFLAVOUR=$1 ;;
 	arm64/arm64-16k)
 		KFLAVOUR=$1 FLAVOUR_APPEND="cma=0 default_hugepagesz=2M hugepagesz=2M"
 		local d=$VMSIFT_CACHE/apt-bpo
@@ -51,7 +69,7 @@ set_flavour() {
 			> "$d/sources.list"
 		KAPT_OPTS="-o Dir::Etc::SourceList=$d/sources.list -o Dir::Etc::SourceParts=/dev/null
 			-o Dir::State::Lists=$d/lists -o Dir::Cache=$d -o APT::Architectures::=arm64" ;;
-	*) die "--kernel-flavour $1 does not go with --arch $ARCH (amd64; arm64 or arm64-16k)" ;;
+	*) die "--kernel-flavour $1 does not go with --arch $ARCH (amd64; arm64 or arm64-16k; riscv64)" ;;
 	esac
 }
 
@@ -66,6 +84,11 @@ machine_args() {
 	arm64)
 		[ "$1" = 4 ] || die "--paging applies to x86_64 only (arm64 here: 4 levels, 4K pages, 48-bit VA)"
 		echo "-M virt -cpu max,lpa2=${ARM64_LPA2:-off},pauth-impdef=on" ;;
+	riscv64)
+		# QEMU's default rv64 CPU and OpenSBI firmware; the kernel picks
+		# the widest satp mode the CPU has.
+		[ "$1" = 4 ] || die "--paging applies to x86_64 only (riscv64: the kernel picks its satp mode)"
+		echo "-M virt -bios $RISCV64_BIOS" ;;
 	esac
 }
 
@@ -109,6 +132,11 @@ need_host_tools() {
 		need_cmd readelf binutils
 		dpkg --print-foreign-architectures | grep -qx arm64 ||
 			die "step 'host packages': the arm64 architecture is not enabled (run tools/install-deps, or dpkg --add-architecture arm64 && apt-get update)"
+	elif [ "$ARCH" = riscv64 ]; then
+		need_cmd qemu-system-riscv64 qemu-system-misc
+		fetch_riscv64_qemu
+		need_cmd riscv64-linux-gnu-gcc gcc-riscv64-linux-gnu
+		need_file /usr/riscv64-linux-gnu/lib/libc.a libc6-dev-riscv64-cross
 	else
 		need_cmd "$QEMU" qemu-system-x86
 	fi
@@ -159,6 +187,8 @@ fetch_kernel() {
 	KDIR=$VMSIFT_CACHE/kernel-$ver
 	VMLINUZ=$KDIR/boot/vmlinuz-$ver
 	MODDIR=$KDIR/lib/modules/$ver
+	# Debian's riscv64 kernel is boot/vmlinux-VER (an EFI-stub Image QEMU boots).
+	[ "$ARCH" != riscv64 ] || VMLINUZ=$KDIR/boot/vmlinux-$ver
 	[ -f "$KDIR/.complete" ] && return 0
 	mkdir -p "$VMSIFT_CACHE/debs"
 	deb=$(ls "$VMSIFT_CACHE"/debs/linux-image-"$ver"_*.deb 2>/dev/null | head -n1 || true)
@@ -173,6 +203,8 @@ fetch_kernel() {
 	rm -rf "$KDIR"
 	mkdir -p "$KDIR"
 	dpkg -x "$deb" "$KDIR"
+	# trixie's packages are merged-/usr: modules under usr/lib/modules.
+	[ -d "$KDIR/lib" ] || [ ! -d "$KDIR/usr/lib/modules" ] || ln -s usr/lib "$KDIR/lib"
 	depmod -b "$KDIR" "$ver"
 	touch "$KDIR/.complete"
 }
@@ -201,6 +233,7 @@ build_workload() {
 	local cc=gcc
 	WORKLOAD_BIN=$VMSIFT_CACHE/workload
 	[ "$ARCH" = arm64 ] && WORKLOAD_BIN=$VMSIFT_CACHE/workload.arm64 cc=aarch64-linux-gnu-gcc
+	[ "$ARCH" = riscv64 ] && WORKLOAD_BIN=$VMSIFT_CACHE/workload.riscv64 cc=riscv64-linux-gnu-gcc
 	if [ ! -x "$WORKLOAD_BIN" ] || [ "$HARNESS_DIR/workload.c" -nt "$WORKLOAD_BIN" ]; then
 		mkdir -p "$VMSIFT_CACHE"
 		$cc -O2 -Wall -Wextra -static -o "$WORKLOAD_BIN.tmp" "$HARNESS_DIR/workload.c" ||
@@ -252,6 +285,65 @@ fetch_arm64_root() {
 	touch "$ARM64_ROOT/.complete"
 }
 
+# fetch_riscv64_qemu: bookworm's QEMU 7.2 riscv64 virt machine adds its
+# fw_cfg too late for -device vmcoreinfo ("requires fw_cfg with DMA"), so
+# the guest runs under bookworm-backports' qemu-system-riscv (10.0, built
+# against bookworm's libraries) and its opensbi, downloaded once and
+# unpacked under $VMSIFT_CACHE/qemu-riscv64 (the host's packages are left
+# as they are).  $QEMU, when set, is used instead, with RISCV64_BIOS
+# (default: QEMU's own OpenSBI).
+fetch_riscv64_qemu() {
+	local d=$VMSIFT_CACHE/qemu-riscv64 deb opts
+	if [ -n "$QEMU_ENV" ]; then RISCV64_BIOS=${RISCV64_BIOS:-default}; return 0; fi
+	QEMU=$d/root/usr/bin/qemu-system-riscv64
+	RISCV64_BIOS=$d/root/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin
+	[ -f "$d/.complete" ] && return 0
+	mkdir -p "$d/apt/lists/partial" "$d/apt/archives/partial" "$d/debs"
+	echo "deb [arch=amd64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm-backports main" \
+		> "$d/apt/sources.list"
+	opts="-o Dir::Etc::SourceList=$d/apt/sources.list -o Dir::Etc::SourceParts=/dev/null
+		-o Dir::State::Lists=$d/apt/lists -o Dir::Cache=$d/apt -o APT::Architectures::=amd64"
+	if ! ls "$d"/debs/qemu-system-riscv_*.deb "$d"/debs/opensbi_*.deb >/dev/null 2>&1; then
+		log "downloading bookworm-backports' qemu-system-riscv and opensbi"
+		# shellcheck disable=SC2086
+		timeout "$APT_TIMEOUT" apt-get $opts update -q >&2 ||
+			die "step 'riscv64 QEMU': apt-get update (bookworm-backports) failed"
+		# shellcheck disable=SC2086
+		(cd "$d/debs" && timeout "$APT_TIMEOUT" apt-get $opts download -q \
+			"qemu-system-riscv/bookworm-backports" "opensbi/bookworm-backports" >&2) ||
+			die "step 'riscv64 QEMU': apt-get download qemu-system-riscv opensbi (bookworm-backports) failed"
+	fi
+	rm -rf "$d/root"
+	mkdir -p "$d/root"
+	for deb in "$d"/debs/*.deb; do dpkg -x "$deb" "$d/root"; done
+	if [ ! -x "$QEMU" ] || [ ! -f "$RISCV64_BIOS" ]; then
+		die "step 'riscv64 QEMU': no qemu-system-riscv64 or fw_dynamic.bin in the backports packages"
+	fi
+	touch "$d/.complete"
+}
+
+# fetch_riscv64_busybox: trixie's busybox-static:riscv64 (once, through
+# KAPT_OPTS), its binary at RISCV64_BUSYBOX.
+fetch_riscv64_busybox() {
+	local debdir=$VMSIFT_CACHE/debs-riscv64 d=$VMSIFT_CACHE/riscv64-busybox deb
+	RISCV64_BUSYBOX=$d/bin/busybox
+	[ -x "$RISCV64_BUSYBOX" ] && return 0
+	mkdir -p "$debdir"
+	if ! ls "$debdir"/busybox-static_*_riscv64.deb >/dev/null 2>&1; then
+		log "downloading busybox-static:riscv64"
+		# shellcheck disable=SC2086
+		(cd "$debdir" && timeout "$APT_TIMEOUT" apt-get $KAPT_OPTS download -q busybox-static:riscv64 >&2) ||
+			die "step 'riscv64 packages': apt-get download busybox-static:riscv64 failed (no network to the apt registry?)"
+	fi
+	deb=$(ls "$debdir"/busybox-static_*_riscv64.deb | head -n1)
+	rm -rf "$d"
+	mkdir -p "$d"
+	dpkg -x "$deb" "$d"
+	# trixie's is merged-/usr: usr/bin/busybox
+	[ -e "$RISCV64_BUSYBOX" ] || { mkdir -p "$d/bin"; ln -s ../usr/bin/busybox "$RISCV64_BUSYBOX"; }
+	[ -x "$RISCV64_BUSYBOX" ] || die "step 'riscv64 packages': no bin/busybox in $(basename "$deb")"
+}
+
 # arm64_lib ROOT NAME: the path, inside the arm64 sysroot ROOT, of the
 # shared library NAME (the dynamic loader's default directories).
 arm64_lib() {
@@ -299,6 +391,9 @@ initramfs_tree() {
 	if [ "$ARCH" = arm64 ]; then
 		fetch_arm64_root
 		cp "$ARM64_ROOT/bin/busybox" "$root/bin/busybox"
+	elif [ "$ARCH" = riscv64 ]; then
+		fetch_riscv64_busybox
+		cp "$RISCV64_BUSYBOX" "$root/bin/busybox"
 	else
 		cp "$(command -v busybox)" "$root/bin/busybox"
 	fi
