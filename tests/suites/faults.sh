@@ -81,6 +81,26 @@ t_limit() {
 	cmp "$base.retry" "$base.d31"
 }
 
+# signal_and_wait PID SIG: a second after PID started, send it SIG and
+# wait up to 10 s for it to exit; its exit status, or 255 (saying so)
+# when it is still running, then killed.
+signal_and_wait() {
+	local pid=$1 sig=$2
+	sleep 1
+	kill -"$sig" "$pid"
+	for _ in $(seq 1 100); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -9 "$pid"
+		wait "$pid"
+		echo "still running 10 s after SIG$sig"
+		return 255
+	fi
+	wait "$pid"
+}
+
 # t_signal INPUT SIG THREADS: a dump interrupted midway exits 1 promptly,
 # leaving a readable dump marked incomplete.
 t_signal() {
@@ -90,19 +110,9 @@ t_signal() {
 	LD_PRELOAD=$shim WRITEFAIL_DELAY_US=20000 vmsift -c -d 1 --num-threads "$threads" \
 		--message-level 0 "$in" "$out" 2>"$out.err" &
 	pid=$!
-	sleep 1
-	kill -"$sig" $pid
-	for _ in $(seq 1 100); do
-		kill -0 $pid 2>/dev/null || break
-		sleep 0.1
-	done
-	if kill -0 $pid 2>/dev/null; then
-		kill -9 $pid
-		echo "still running 10 s after SIG$sig"
-		return 1
-	fi
-	wait $pid
+	signal_and_wait $pid "$sig"
 	rc=$?
+	[ $rc -ne 255 ] || return 1
 	[ $rc -eq 1 ] || { echo "exit status $rc"; cat "$out.err"; return 1; }
 	grep -q interrupted "$out.err" || { cat "$out.err"; return 1; }
 	$check incomplete "$in" "$out"
@@ -119,19 +129,9 @@ t_signal_split() {
 		--num-threads 2 --message-level 0 "$in" "$base.1" "$base.2" \
 		2>"$base.err" &
 	pid=$!
-	sleep 1
-	kill -"$sig" $pid
-	for _ in $(seq 1 100); do
-		kill -0 $pid 2>/dev/null || break
-		sleep 0.1
-	done
-	if kill -0 $pid 2>/dev/null; then
-		kill -9 $pid
-		echo "still running 10 s after SIG$sig"
-		return 1
-	fi
-	wait $pid
+	signal_and_wait $pid "$sig"
 	rc=$?
+	[ $rc -ne 255 ] || return 1
 	[ $rc -eq 1 ] || { echo "exit status $rc"; cat "$base.err"; return 1; }
 	grep -q interrupted "$base.err" || { cat "$base.err"; return 1; }
 	for f in "$base.1" "$base.2"; do
