@@ -30,6 +30,24 @@ static const struct vs_arch_ops *find_ops(uint16_t machine)
 	return NULL;
 }
 
+/* The name of an ELF machine vmsift may meet in a dump but has no
+ * translation for, for the message that refuses it. */
+static const char *machine_name(uint16_t machine)
+{
+	static const struct { uint16_t em; const char *name; } names[] = {
+		{ 2, "SPARC" }, { 3, "i386" }, { 8, "MIPS" },
+		{ 15, "PA-RISC" }, { 20, "PowerPC" }, { 21, "PowerPC64" },
+		{ 22, "S/390" }, { 40, "ARM" }, { 43, "SPARC V9" },
+		{ 50, "IA-64" }, { 62, "x86-64" }, { 183, "AArch64" },
+		{ 243, "RISC-V" }, { 258, "LoongArch" },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].em == machine)
+			return names[i].name;
+	return "unknown";
+}
+
 int vs_arch_new(struct vs_arch **out, const struct vs_input *in,
 		struct vs_error *err)
 {
@@ -41,8 +59,9 @@ int vs_arch_new(struct vs_arch **out, const struct vs_input *in,
 	*out = NULL;
 	if (!ops)
 		return vs_err_st(err, VMSIFT_E_UNSUPPORTED, "address translation "
-				 "for ELF machine %u is not supported",
-				 (unsigned)in->elf_machine);
+				 "for ELF machine %u (%s) is not supported",
+				 (unsigned)in->elf_machine,
+				 machine_name(in->elf_machine));
 	a = calloc(1, sizeof(*a));
 	if (!a)
 		return vs_err_oom(err, "out of memory");

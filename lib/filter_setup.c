@@ -211,6 +211,10 @@ static int setup(struct vs_filter *f, const struct vs_input *in,
 	int64_t v;
 	int rc;
 
+	/* The machine first: an architecture vmsift cannot translate
+	 * says so, whatever else its VMCOREINFO lacks. */
+	if (vs_arch_new(&f->arch, in, err) < 0)
+		return -1;
 	if (set_offsets(f, in, err) < 0)
 		return -1;
 	set_flags(f, in);
@@ -219,8 +223,6 @@ static int setup(struct vs_filter *f, const struct vs_input *in,
 	set_buddy_mode(f, ver);
 	f->nr_orders = vs_vi_length(in->vi, "zone.free_area", &v) && v > 0 && v < 64 ?
 		       (uint64_t)v : 0;
-	if (vs_arch_new(&f->arch, in, err) < 0)
-		return -1;
 	f->m = *vs_arch_machine(f->arch);
 	if (f->m.ptr_size != 8)
 		return vs_err(err, "struct page of a %u-bit kernel is not "

@@ -21,6 +21,21 @@ t_bad() {
 	[ ! -e "$out" ] || { echo "an output file was left behind"; return 1; }
 }
 
+# t_untranslated NAME FRAGMENT: a vmcore vmsift cannot translate (an
+# ELF machine it has no architecture for) is refused at -d 31 with a
+# message naming the file and FRAGMENT, exit 1, no output file.
+t_untranslated() {
+	local in=$bad_dir/$1.vmcore out=$bad_dir/$1.d31 msg rc
+	rm -f "$out"
+	msg=$(timeout 20 vmsift -d 31 --message-level 4 "$in" "$out" 2>&1)
+	rc=$?
+	echo "$msg"
+	[ $rc -eq 1 ] || { echo "exit status $rc, expected 1"; return 1; }
+	[[ $msg == *"$in"* ]] || { echo "message does not name the file"; return 1; }
+	[[ $msg == *"$2"* ]] || { echo "message lacks '$2'"; return 1; }
+	[ ! -e "$out" ] || { echo "an output file was left behind"; return 1; }
+}
+
 # t_good NAME LEVEL: a small valid vmcore dumps and reads back.
 t_good() {
 	local in=$bad_dir/$1.vmcore out=$bad_dir/$1.d$2
@@ -34,6 +49,12 @@ while IFS=$'\t' read -r name fragment; do
 	good|no-vmcoreinfo)
 		run_test "bad-input control: $name dumps at -d 0" t_good "$name" 0
 		run_test "bad-input control: $name dumps at -d 1" t_good "$name" 1 ;;
+	unknown-machine)
+		# No address translation is needed at -d 0 and -d 1.
+		run_test "unknown ELF machine: dumps at -d 0" t_good "$name" 0
+		run_test "unknown ELF machine: dumps at -d 1" t_good "$name" 1
+		run_test "unknown ELF machine: -d 31 refused, naming it" \
+			t_untranslated "$name" "$fragment" ;;
 	*)
 		run_test "bad input: $name" t_bad "$name" "$fragment" ;;
 	esac
