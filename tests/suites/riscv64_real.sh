@@ -86,7 +86,7 @@ run_test "riscv64 real $rvr_name --dump-dmesg: upstream's log less its caller id
 # struct pages); then each dump must be byte-identical to what this
 # host's vmsift writes from the raw copy with the same arguments, and
 # --dump-dmesg on the raw copy equal to the reference's less its caller
-# id.  About six minutes.
+# id.  About five minutes.
 
 rvk_args="-l -d 1;-l -d 2;-l -d 4;-l -d 8;-l -d 16;-l -d 31;--non-mmap -z -d 31;-E -d 31;-F -l -d 1"
 
