@@ -336,7 +336,7 @@ RISCV64_DEBS="busybox-static makedumpfile libc6 libgcc-s1 zlib1g liblzo2-2 libdw
 # (set_arch riscv64) and kexec-tools:riscv64 through a private sid source
 # list, and unpack them into RISCV64_ROOT (merged-/usr: lib -> usr/lib).
 fetch_riscv64_root() {
-	local p debdir=$VMSIFT_CACHE/debs-riscv64 deb missing= trixie_opts=$KAPT_OPTS
+	local p debdir=$VMSIFT_CACHE/debs-riscv64 deb missing='' trixie_opts=$KAPT_OPTS
 	RISCV64_ROOT=$VMSIFT_CACHE/riscv64-root
 	[ -f "$RISCV64_ROOT/.complete" ] && return 0
 	mkdir -p "$debdir"
@@ -371,9 +371,9 @@ fetch_riscv64_root() {
 	for p in lib bin sbin; do
 		[ -e "$RISCV64_ROOT/$p" ] || ln -s "usr/$p" "$RISCV64_ROOT/$p"
 	done
-	[ -x "$RISCV64_ROOT/usr/bin/busybox" ] && [ -x "$RISCV64_ROOT/usr/sbin/kexec" ] &&
-		[ -x "$RISCV64_ROOT/usr/bin/makedumpfile" ] ||
-		die "step 'riscv64 packages': busybox, kexec or makedumpfile missing in $RISCV64_ROOT"
+	for p in usr/bin/busybox usr/sbin/kexec usr/bin/makedumpfile; do
+		[ -x "$RISCV64_ROOT/$p" ] || die "step 'riscv64 packages': no $p in $RISCV64_ROOT"
+	done
 	touch "$RISCV64_ROOT/.complete"
 }
 
