@@ -37,12 +37,15 @@ def main():
             raw_pages[pfn] = (s.offset + pfn * PAGE - s.paddr, lo, hi)
     max_pfn = max(raw_pages) + 1
 
-    # ELF dump: the pfns its PT_LOADs hold in the file (the rest is zero fill).
+    # ELF dump: the pfns its PT_LOADs hold in the file, wholly or in part
+    # (riscv64's kexec-tools ends the kernel-image PT_LOAD, and starts the
+    # next, inside a page); the rest is zero fill.
     file_backed = None
     if file_kind(dump_path) == "elf":
         file_backed = set()
         for s in pt_loads(dump_path):
-            file_backed.update(range((s.paddr + PAGE - 1) // PAGE, (s.paddr + s.filesz) // PAGE))
+            if s.filesz:
+                file_backed.update(range(s.paddr // PAGE, (s.paddr + s.filesz + PAGE - 1) // PAGE))
 
     kdf = kdumpfile.kdumpfile(dump_path)
     try:

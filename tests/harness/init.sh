@@ -87,9 +87,24 @@ if [ "$ROLE" = kdump ]; then
 		mount --bind /tmp/kallsyms /proc/kallsyms || fail "bind-mount a kallsyms with _text"
 		say "kallsyms: no _text listed; added at ${stext%?????}00000 for kexec"
 	fi
+	# riscv64: kexec-tools (2.0.32) builds the capture kernel's ELF
+	# header from /proc/iomem's System RAM less every other entry in it,
+	# and riscv lists each memblock reservation inside System RAM as
+	# "Reserved": mem_section, the vmemmap and the page tables would be
+	# left out of /proc/vmcore.  Give it an iomem without those lines, so
+	# that the vmcore holds all RAM but the crash kernel's, as on x86_64
+	# and arm64 (the lines are printed first, "iomem: ...").
+	if [ "${IOMEM_UNRESERVE:-0}" = 1 ]; then
+		sed 's/^/iomem: /' /proc/iomem
+		grep -v '^ .* : Reserved$' /proc/iomem > /tmp/iomem
+		n=$(grep -c '^ .* : Reserved$' /proc/iomem)
+		mount --bind /tmp/iomem /proc/iomem || fail "bind-mount an iomem without Reserved"
+		say "iomem: $n Reserved ranges hidden from kexec"
+	fi
 	kexec -p /boot/vmlinuz --initrd=/boot/capture.cpio --append="$CAPTURE_CMDLINE" ||
 		fail "kexec -p (crashkernel= too small, or no capture kernel)"
 	if [ -f /tmp/kallsyms ]; then umount /proc/kallsyms; rm -f /tmp/kallsyms; fi
+	if [ -f /tmp/iomem ]; then umount /proc/iomem; rm -f /tmp/iomem; fi
 	[ "$(cat /sys/kernel/kexec_crash_loaded)" = 1 ] || fail "kexec -p: capture kernel not loaded"
 	say "capture kernel loaded"
 	rm -f /boot/vmlinuz /boot/capture.cpio   # loaded now; give the memory back

@@ -137,6 +137,8 @@ need_host_tools() {
 		fetch_riscv64_qemu
 		need_cmd riscv64-linux-gnu-gcc gcc-riscv64-linux-gnu
 		need_file /usr/riscv64-linux-gnu/lib/libc.a libc6-dev-riscv64-cross
+		need_cmd qemu-riscv64-static qemu-user-static
+		need_cmd readelf binutils
 	else
 		need_cmd "$QEMU" qemu-system-x86
 	fi
@@ -322,49 +324,80 @@ fetch_riscv64_qemu() {
 	touch "$d/.complete"
 }
 
-# fetch_riscv64_busybox: trixie's busybox-static:riscv64 (once, through
-# KAPT_OPTS), its binary at RISCV64_BUSYBOX.
-fetch_riscv64_busybox() {
-	local debdir=$VMSIFT_CACHE/debs-riscv64 d=$VMSIFT_CACHE/riscv64-busybox deb
-	RISCV64_BUSYBOX=$d/bin/busybox
-	[ -x "$RISCV64_BUSYBOX" ] && return 0
+# RISCV64_DEBS: trixie's riscv64 packages the guest and the host-side
+# reference need (busybox-static, makedumpfile and the libraries they
+# link), unpacked with kexec-tools into one sysroot, RISCV64_ROOT.
+# trixie has no kexec-tools:riscv64; sid's (2.0.32, which needs libc6
+# >= 2.38) runs on trixie's libc.
+RISCV64_DEBS="busybox-static makedumpfile libc6 libgcc-s1 zlib1g liblzo2-2 libdw1t64
+	libelf1t64 libbz2-1.0 liblzma5 libzstd1"
+
+# fetch_riscv64_root: download (once) RISCV64_DEBS through KAPT_OPTS
+# (set_arch riscv64) and kexec-tools:riscv64 through a private sid source
+# list, and unpack them into RISCV64_ROOT (merged-/usr: lib -> usr/lib).
+fetch_riscv64_root() {
+	local p debdir=$VMSIFT_CACHE/debs-riscv64 deb missing='' trixie_opts=$KAPT_OPTS
+	RISCV64_ROOT=$VMSIFT_CACHE/riscv64-root
+	[ -f "$RISCV64_ROOT/.complete" ] && return 0
 	mkdir -p "$debdir"
-	if ! ls "$debdir"/busybox-static_*_riscv64.deb >/dev/null 2>&1; then
-		log "downloading busybox-static:riscv64"
+	for p in $RISCV64_DEBS; do
+		ls "$debdir/${p}_"*_riscv64.deb >/dev/null 2>&1 || missing="$missing $p:riscv64"
+	done
+	if [ -n "$missing" ]; then
+		log "downloading$missing (trixie)"
 		# shellcheck disable=SC2086
-		(cd "$debdir" && timeout "$APT_TIMEOUT" apt-get $KAPT_OPTS download -q busybox-static:riscv64 >&2) ||
-			die "step 'riscv64 packages': apt-get download busybox-static:riscv64 failed (no network to the apt registry?)"
+		(cd "$debdir" && timeout "$APT_TIMEOUT" apt-get $KAPT_OPTS download -q $missing >&2) ||
+			die "step 'riscv64 packages': apt-get download$missing failed (no network to the apt registry?)"
 	fi
-	deb=$(ls "$debdir"/busybox-static_*_riscv64.deb | head -n1)
-	rm -rf "$d"
-	mkdir -p "$d"
-	dpkg -x "$deb" "$d"
-	# trixie's is merged-/usr: usr/bin/busybox
-	[ -e "$RISCV64_BUSYBOX" ] || { mkdir -p "$d/bin"; ln -s ../usr/bin/busybox "$RISCV64_BUSYBOX"; }
-	[ -x "$RISCV64_BUSYBOX" ] || die "step 'riscv64 packages': no bin/busybox in $(basename "$deb")"
+	if ! ls "$debdir"/kexec-tools_*_riscv64.deb >/dev/null 2>&1; then
+		private_apt sid riscv64 apt-sid
+		if ! ls "$VMSIFT_CACHE"/apt-sid/lists/*_Packages* >/dev/null 2>&1; then
+			log "apt-get update of sid riscv64 (for kexec-tools)"
+			# shellcheck disable=SC2086
+			timeout "$APT_TIMEOUT" apt-get $KAPT_OPTS update -q >&2 ||
+				die "step 'riscv64 packages': apt-get update (sid riscv64) failed"
+		fi
+		log "downloading kexec-tools:riscv64 (sid)"
+		# shellcheck disable=SC2086
+		(cd "$debdir" && timeout "$APT_TIMEOUT" apt-get $KAPT_OPTS download -q kexec-tools:riscv64 >&2) ||
+			die "step 'riscv64 packages': apt-get download kexec-tools:riscv64 (sid) failed"
+		KAPT_OPTS=$trixie_opts
+	fi
+	rm -rf "$RISCV64_ROOT"
+	mkdir -p "$RISCV64_ROOT"
+	for deb in "$debdir"/*_riscv64.deb; do
+		dpkg -x "$deb" "$RISCV64_ROOT"
+	done
+	for p in lib bin sbin; do
+		[ -e "$RISCV64_ROOT/$p" ] || ln -s "usr/$p" "$RISCV64_ROOT/$p"
+	done
+	for p in usr/bin/busybox usr/sbin/kexec usr/bin/makedumpfile; do
+		[ -x "$RISCV64_ROOT/$p" ] || die "step 'riscv64 packages': no $p in $RISCV64_ROOT"
+	done
+	touch "$RISCV64_ROOT/.complete"
 }
 
-# arm64_lib ROOT NAME: the path, inside the arm64 sysroot ROOT, of the
+# sysroot_lib SYSROOT TRIPLET NAME: the path, inside SYSROOT, of the
 # shared library NAME (the dynamic loader's default directories).
-arm64_lib() {
+sysroot_lib() {
 	local d
-	for d in /lib/aarch64-linux-gnu /usr/lib/aarch64-linux-gnu /lib /usr/lib; do
-		if [ -e "$1$d/$2" ]; then echo "$d/$2"; return 0; fi
+	for d in /lib/$2 /usr/lib/$2 /lib /usr/lib; do
+		if [ -e "$1$d/$3" ]; then echo "$d/$3"; return 0; fi
 	done
 	return 1
 }
 
-# copy_with_libs_arm64 ROOT BINARY NAME: copy_with_libs for an aarch64
-# binary of ARM64_ROOT: its interpreter and every library it needs,
-# recursively (readelf's NEEDED), at their paths in ROOT.
-copy_with_libs_arm64() {
-	local root=$1 bin=$2 name=$3 todo lib path interp seen=' '
+# copy_with_libs_sysroot SYSROOT TRIPLET ROOT BINARY NAME: copy_with_libs
+# for a foreign binary of SYSROOT: its interpreter and every library it
+# needs, recursively (readelf's NEEDED), at their paths in ROOT.
+copy_with_libs_sysroot() {
+	local sysroot=$1 triplet=$2 root=$3 bin=$4 name=$5 todo lib path interp seen=' '
 	install -D -m 755 "$bin" "$root/bin/$name"
 	interp=$(readelf -l "$bin" | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p')
 	if [ -n "$interp" ]; then
 		mkdir -p "$root$(dirname "$interp")"
-		cp -L "$ARM64_ROOT$interp" "$root$interp" ||
-			die "step 'arm64 initramfs': no $interp in $ARM64_ROOT"
+		cp -L "$sysroot$interp" "$root$interp" ||
+			die "step '$ARCH initramfs': no $interp in $sysroot"
 	fi
 	todo=$(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
 	while :; do
@@ -374,13 +407,15 @@ copy_with_libs_arm64() {
 		lib=$1; shift; todo=$*
 		case $seen in *" $lib "*) continue ;; esac
 		seen="$seen$lib "
-		path=$(arm64_lib "$ARM64_ROOT" "$lib") ||
-			die "step 'arm64 initramfs': $(basename "$bin") needs $lib, not in $ARM64_ROOT (add its package to ARM64_DEBS)"
+		path=$(sysroot_lib "$sysroot" "$triplet" "$lib") ||
+			die "step '$ARCH initramfs': $(basename "$bin") needs $lib, not in $sysroot (add its package to ${ARCH^^}_DEBS)"
 		mkdir -p "$root$(dirname "$path")"
-		cp -L "$ARM64_ROOT$path" "$root$path"
-		todo="$todo $(readelf -d "$ARM64_ROOT$path" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
+		cp -L "$sysroot$path" "$root$path"
+		todo="$todo $(readelf -d "$sysroot$path" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
 	done
 }
+copy_with_libs_arm64() { copy_with_libs_sysroot "$ARM64_ROOT" aarch64-linux-gnu "$@"; }
+copy_with_libs_riscv64() { copy_with_libs_sysroot "$RISCV64_ROOT" riscv64-linux-gnu "$@"; }
 
 # initramfs_tree ROOT MODULE...: busybox, the modules and their dependencies
 # (in load order in ROOT/modules.order), the workload.  /init is the caller's.
@@ -392,8 +427,8 @@ initramfs_tree() {
 		fetch_arm64_root
 		cp "$ARM64_ROOT/bin/busybox" "$root/bin/busybox"
 	elif [ "$ARCH" = riscv64 ]; then
-		fetch_riscv64_busybox
-		cp "$RISCV64_BUSYBOX" "$root/bin/busybox"
+		fetch_riscv64_root
+		cp "$RISCV64_ROOT/usr/bin/busybox" "$root/bin/busybox"
 	else
 		cp "$(command -v busybox)" "$root/bin/busybox"
 	fi
