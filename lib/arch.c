@@ -20,6 +20,7 @@ static const struct vs_arch_ops *const arch_table[] = {
 	&vs_arch_arm64,
 	&vs_arch_ppc64,
 	&vs_arch_riscv64,
+	&vs_arch_s390x,
 };
 
 static const struct vs_arch_ops *find_ops(uint16_t machine)

@@ -55,6 +55,7 @@ extern const struct vs_arch_ops vs_arch_x86_64;
 extern const struct vs_arch_ops vs_arch_arm64;
 extern const struct vs_arch_ops vs_arch_ppc64;
 extern const struct vs_arch_ops vs_arch_riscv64;
+extern const struct vs_arch_ops vs_arch_s390x;
 
 /* An architecture's setup of its private state CTX (zeroed) from IN. */
 typedef int (*vs_arch_setup_fn)(void *ctx, const struct vs_input *in,
