@@ -20,6 +20,7 @@ static const struct vs_arch_ops *const arch_table[] = {
 	&vs_arch_arm64,
 	&vs_arch_ppc64,
 	&vs_arch_riscv64,
+	&vs_arch_s390x,
 };
 
 static const struct vs_arch_ops *find_ops(uint16_t machine)
@@ -28,6 +29,25 @@ static const struct vs_arch_ops *find_ops(uint16_t machine)
 		if (arch_table[i]->elf_machine == machine)
 			return arch_table[i];
 	return NULL;
+}
+
+int vs_arch_ctx_new(void **out, size_t size, vs_arch_setup_fn setup,
+		    void (*fini)(void *ctx), const struct vs_input *in,
+		    struct vs_reader *r, struct vs_error *err)
+{
+	void *c;
+
+	if (!in->vi)
+		return vs_err(err, "the dump has no VMCOREINFO");
+	c = calloc(1, size);
+	if (!c)
+		return vs_err_oom(err, "out of memory");
+	if (setup(c, in, r, err) < 0) {
+		fini(c);
+		return -1;
+	}
+	*out = c;
+	return 0;
 }
 
 int vs_arch_new(struct vs_arch **out, const struct vs_input *in,
