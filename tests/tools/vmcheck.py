@@ -39,17 +39,19 @@ class Elf:
         self.m = mmap.mmap(self.f.fileno(), 0, access=mmap.ACCESS_READ)
         if self.m[:4] != b'\x7fELF':
             raise SystemExit('%s: not an ELF file' % path)
-        (self.phoff,) = struct.unpack_from('<Q', self.m, 32)
-        self.flags, = struct.unpack_from('<I', self.m, 48)
-        phentsize, phnum = struct.unpack_from('<HH', self.m, 54)
+        # EI_DATA: 2 is big-endian (s390x)
+        bo = self.bo = '>' if self.m[5] == 2 else '<'
+        (self.phoff,) = struct.unpack_from(bo + 'Q', self.m, 32)
+        self.flags, = struct.unpack_from(bo + 'I', self.m, 48)
+        phentsize, phnum = struct.unpack_from(bo + 'HH', self.m, 54)
         if phnum == 0xffff:
-            shoff, = struct.unpack_from('<Q', self.m, 40)
-            phnum, = struct.unpack_from('<I', self.m, shoff + 44)
+            shoff, = struct.unpack_from(bo + 'Q', self.m, 40)
+            phnum, = struct.unpack_from(bo + 'I', self.m, shoff + 44)
         self.loads = []
         self.notes = []
         for i in range(phnum):
             (p_type, _flags, off, vaddr, paddr, filesz,
-             memsz, _align) = struct.unpack_from('<IIQQQQQQ', self.m,
+             memsz, _align) = struct.unpack_from(bo + 'IIQQQQQQ', self.m,
                                                  self.phoff + i * phentsize)
             if p_type == 1:
                 self.loads.append((paddr, memsz, filesz, off, vaddr))
@@ -94,18 +96,21 @@ class Kdump:
             hdr = f.read(4096)
             if hdr[:8] != b'KDUMP   ':
                 raise SystemExit('%s: no KDUMP signature' % path)
-            self.version, = struct.unpack_from('<i', hdr, 8)
+            # In the dumped machine's byte order (big-endian for s390x):
+            # the header version is a small number either way.
+            bo = self.bo = '<' if struct.unpack_from('<I', hdr, 8)[0] < 0x10000 else '>'
+            self.version, = struct.unpack_from(bo + 'i', hdr, 8)
             (self.status, self.block_size, self.sub_hdr_size,
              self.bitmap_blocks, self.max_mapnr) = struct.unpack_from(
-                 '<IiiII', hdr, 424)
-            self.nr_cpus, = struct.unpack_from('<i', hdr, 460)
+                 bo + 'IiiII', hdr, 424)
+            self.nr_cpus, = struct.unpack_from(bo + 'i', hdr, 460)
             self.release = hdr[12 + 65 * 2:12 + 65 * 3].split(b'\0')[0]
             f.seek(self.block_size)
             sub = f.read(104)
-            (self.phys_base, self.dump_level) = struct.unpack_from('<Qi', sub, 0)
+            (self.phys_base, self.dump_level) = struct.unpack_from(bo + 'Qi', sub, 0)
             (self.off_vmcoreinfo, self.size_vmcoreinfo, self.off_note,
-             self.size_note) = struct.unpack_from('<QQQQ', sub, 32)
-            self.max_mapnr_64, = struct.unpack_from('<Q', sub, 96)
+             self.size_note) = struct.unpack_from(bo + 'QQQQ', sub, 32)
+            self.max_mapnr_64, = struct.unpack_from(bo + 'Q', sub, 96)
             half = self.bitmap_blocks * self.block_size // 2
             f.seek((1 + self.sub_hdr_size) * self.block_size)
             self.bitmap1 = f.read(half)
