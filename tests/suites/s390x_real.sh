@@ -10,10 +10,13 @@
 # have no CONFIG_CRASH_DUMP, so no real kdump).  The reference is Debian's
 # makedumpfile:s390x 1.7.2 run under qemu-s390x-static (a big-endian
 # machine reading the big-endian dump natively; tests/harness/mdf-debian):
-# the digests of its -l -d N bitmaps and its --dump-dmesg output are
-# carried next to the vmcore.  By default, on it:
+# the digests of its -l -d N bitmaps, the header and bitmap blocks of its
+# -l -d 31 dump, the program headers of its -E -d 31 dump and its
+# --dump-dmesg output are carried next to the vmcore.  By default, on it:
 #   - vmsift -l -d 1, 2, 4, 8, 16, 31: the reference's bitmaps, every page
 #     equal to the input's, read back by libkdumpfile;
+#   - -E -d 31: every page it must hold, and the memory ranges of the
+#     reference's -E -d 31 (its program headers are carried);
 #   - --dump-dmesg byte-identical to the reference's;
 #   - libkdumpfile translates init_uts_ns through vmsift's -d 31 dump;
 #   - vmsift-static.s390x (make vmsift-static.s390x) under
@@ -60,6 +63,31 @@ print('ok: %s read at %#x' % (got, addr))
 PY
 }
 
+# s3r_ref NAME: a carried reference file (NAME.zst beside the vmcore),
+# decompressed (path on stdout).
+s3r_ref() {
+	local z=$top/tests/data/s390x/$s3r_name.$1.zst out=$work/s390x/$s3r_name.ref.$1
+	[ -f "$z" ] || { echo "missing $z"; return 1; }
+	mkdir -p "$work/s390x"
+	zstd -q -d -f -o "$out" "$z" || return 1
+	echo "$out"
+}
+
+# t_s3r_elf: vmsift -E -d 31 holds every page it must, each equal to the
+# input's (what -d 31 may leave out: the reference's carried bitmaps), and
+# the same memory ranges as makedumpfile:s390x -E -d 31 (its carried
+# program headers).
+t_s3r_elf() {
+	local in ref refe out=$work/out/s390x.elf.d31
+	in=$(carried_input s390x "$s3r_name") || { echo "$in"; return 1; }
+	ref=$(s3r_ref d31.head) || { echo "$ref"; return 1; }
+	refe=$(s3r_ref E31.phdrs) || { echo "$refe"; return 1; }
+	rm -f "$out"
+	vmsift -E -d 31 --message-level 0 "$in" "$out" || return 1
+	$check elf "$in" "$out" 31 "$ref" &&
+		(cd "$top/tests/harness" && $PY cmp_elf.py "$out" "$refe" "$in")
+}
+
 # s3r_static: vmsift-static.s390x, built once per run (path on stdout).
 s3r_static() {
 	if [ -z "${s3r_built:-}" ]; then
@@ -92,7 +120,7 @@ t_s3r_behost() {
 	rc=$?
 	[ $rc = 0 ] && case " $* " in
 	*" -F "*|*" --dump-dmesg "*) ;;
-	*" -E "*) $check elf "$in" "$base.be" 31 || rc=1 ;;
+	*" -E "*) $check elf "$in" "$base.be" 31 "$(s3r_ref d31.head)" || rc=1 ;;
 	*) $check pages "$in" "$base.be" || rc=1 ;;
 	esac
 	return $rc
@@ -104,6 +132,7 @@ for s3r_level in 1 2 4 8 16 31; do
 	run_test "s390x real $s3r_name -l -d $s3r_level: bitmaps equal makedumpfile:s390x's, pages equal the input" \
 		carried_level s390x "$s3r_name" "$s3r_level"
 done
+run_test "s390x real $s3r_name -E -d 31: ranges of makedumpfile:s390x -E, pages equal the input" t_s3r_elf
 run_test "s390x real $s3r_name --dump-dmesg: byte-identical to makedumpfile:s390x's" \
 	carried_dmesg s390x "$s3r_name"
 run_test "s390x real $s3r_name -d 31: libkdumpfile translates init_uts_ns through the dump" t_s3r_kvaddr
@@ -121,7 +150,8 @@ run_test "s390x real $s3r_name --dump-dmesg on a big-endian host: byte-identical
 # --- VMSIFT_S390X_FULL=1 ---------------------------------------------------
 
 # t_s3r_mdf: makedumpfile:s390x, run now under qemu-s390x-static, gives
-# the carried digests at every level and the carried log.
+# the carried digests at every level, the carried -l -d 31 head and -E -d
+# 31 program headers, and the carried log.
 t_s3r_mdf() {
 	local in d=$work/out/s390x-mdf level
 	in=$(carried_input s390x "$s3r_name") || { echo "$in"; return 1; }
@@ -132,6 +162,14 @@ t_s3r_mdf() {
 	done
 	$PY "$top/tests/gen/arm64/digest.py" --check "$top/tests/data/s390x/$s3r_name.expected" \
 		"$d/$s3r_name".d{1,2,4,8,16,31} || return 1
+	cmp <(zstd -q -d -c "$top/tests/data/s390x/$s3r_name.d31.head.zst") \
+		<(head -c "$(zstd -q -d -c "$top/tests/data/s390x/$s3r_name.d31.head.zst" | wc -c)" "$d/$s3r_name.d31") ||
+		{ echo "the carried d31.head is not the head of makedumpfile:s390x's -l -d 31"; return 1; }
+	timeout 300 "$s3r_mdf" s390x -E -d 31 "$in" "$d/E31" > "$d/log" 2>&1 ||
+		{ echo "makedumpfile:s390x -E -d 31 failed"; return 1; }
+	cmp <(zstd -q -d -c "$top/tests/data/s390x/$s3r_name.E31.phdrs.zst") \
+		<(head -c "$(zstd -q -d -c "$top/tests/data/s390x/$s3r_name.E31.phdrs.zst" | wc -c)" "$d/E31") ||
+		{ echo "the carried E31.phdrs are not makedumpfile:s390x's -E -d 31 headers"; return 1; }
 	timeout 300 "$s3r_mdf" s390x --dump-dmesg "$in" "$d/dmesg" > "$d/log" 2>&1 ||
 		{ echo "makedumpfile:s390x --dump-dmesg failed"; return 1; }
 	zstd -q -d -c "$top/tests/data/s390x/$s3r_name.dmesg.zst" | cmp - "$d/dmesg"
