@@ -27,10 +27,12 @@ be_vmsift() {
 	qemu-s390x-static "$be_bin" "$@"
 }
 
-# be_input x86_64|arm64: the carried vmcore, decompressed once.
+# be_input x86_64|arm64|s390x: the carried vmcore, decompressed once;
+# s390x: bedump.sh's big-endian synthetic one.
 be_input() {
 	local z raw
 	case $1 in
+	s390x) bed_input; return ;;
 	x86_64) z=$top/tests/data/kdump-384M.vmcore.zst ;;
 	arm64) z=$top/tests/data/arm64/kdump-arm64-384M.vmcore.zst ;;
 	esac
@@ -51,6 +53,12 @@ t_behost_build() {
 	be_vmsift --version | grep -q "compiled in: zlib lzo snappy zstd"
 }
 
+# be_level ARCH: the level the helpers below filter at: 31, but 1 for the
+# s390x dump (no s390x address translation yet).
+be_level() {
+	if [ "$1" = s390x ]; then echo 1; else echo 31; fi
+}
+
 # t_behost_same ARCH ARGS...: vmsift ARGS VMCORE OUT, native and big-endian:
 # the same file.
 t_behost_same() {
@@ -66,11 +74,12 @@ t_behost_same() {
 # t_behost_flat ARCH: -F to stdout is the same stream; -R of it on the
 # big-endian host rebuilds the same file.
 t_behost_flat() {
-	local in out=$work/out/behost
+	local in out=$work/out/behost lv
 	in=$(be_input "$1") || return 1
+	lv=$(be_level "$1")
 	rm -f "$out".*
-	vmsift -F -c -d 31 --message-level 0 "$in" > "$out.le" || return 1
-	be_vmsift -F -c -d 31 --message-level 0 "$in" > "$out.be" || return 1
+	vmsift -F -c -d "$lv" --message-level 0 "$in" > "$out.le" || return 1
+	be_vmsift -F -c -d "$lv" --message-level 0 "$in" > "$out.be" || return 1
 	cmp "$out.le" "$out.be" || { echo "-F differs on a big-endian host"; return 1; }
 	vmsift -R "$out.le.r" < "$out.le" >/dev/null || return 1
 	be_vmsift -R "$out.be.r" < "$out.le" >/dev/null || return 1
@@ -80,11 +89,12 @@ t_behost_flat() {
 # t_behost_split ARCH: --split into 2 files, each the same; the native
 # parts reassembled on the big-endian host give the native reassembly.
 t_behost_split() {
-	local in out=$work/out/behost i
+	local in out=$work/out/behost lv i
 	in=$(be_input "$1") || return 1
+	lv=$(be_level "$1")
 	rm -f "$out".*
-	vmsift --split --splitblock-size 4096 -l -d 31 --message-level 0 "$in" "$out.le1" "$out.le2" || return 1
-	be_vmsift --split --splitblock-size 4096 -l -d 31 --message-level 0 "$in" "$out.be1" "$out.be2" || return 1
+	vmsift --split --splitblock-size 4096 -l -d "$lv" --message-level 0 "$in" "$out.le1" "$out.le2" || return 1
+	be_vmsift --split --splitblock-size 4096 -l -d "$lv" --message-level 0 "$in" "$out.be1" "$out.be2" || return 1
 	for i in 1 2; do
 		cmp "$out.le$i" "$out.be$i" || { echo "--split file $i differs on a big-endian host"; return 1; }
 	done
@@ -93,15 +103,16 @@ t_behost_split() {
 	cmp "$out.le" "$out.be" || { echo "--reassemble differs on a big-endian host"; return 1; }
 }
 
-# t_behost_refilter ARCH FLAG: a native FLAG -d 1 kdump file re-filtered
-# to -z -d 31 on both hosts: the same file.
+# t_behost_refilter ARCH FLAG: a native FLAG -d 1 (s390x: -d 0) kdump
+# file re-filtered to -z -d 31 (s390x: -d 1) on both hosts: the same file.
 t_behost_refilter() {
-	local in out=$work/out/behost
+	local in out=$work/out/behost lv
 	in=$(be_input "$1") || return 1
+	lv=$(be_level "$1")
 	rm -f "$out".*
-	vmsift "$2" -d 1 --message-level 0 "$in" "$out.d1" || return 1
-	vmsift -z -d 31 --message-level 0 "$out.d1" "$out.le" || return 1
-	be_vmsift -z -d 31 --message-level 0 "$out.d1" "$out.be" || return 1
+	vmsift "$2" -d $((lv == 1 ? 0 : 1)) --message-level 0 "$in" "$out.d1" || return 1
+	vmsift -z -d "$lv" --message-level 0 "$out.d1" "$out.le" || return 1
+	be_vmsift -z -d "$lv" --message-level 0 "$out.d1" "$out.be" || return 1
 	cmp "$out.le" "$out.be" || { echo "re-filtering differs on a big-endian host"; return 1; }
 }
 
@@ -131,6 +142,14 @@ for be_arch in $be_arches; do
 	run_test "behost $be_arch: re-filtering a snappy kdump file equals the little-endian host's" t_behost_refilter $be_arch -p
 	run_test "behost $be_arch: --dump-dmesg equals the little-endian host's" t_behost_dmesg $be_arch
 done
+# A big-endian dump on a big-endian host (no swapping at all) and on a
+# little-endian one: the same files.
+run_test "behost s390x dump: -z -d 1 equals the little-endian host's" t_behost_same s390x -z -d 1
+run_test "behost s390x dump: -E -d 0 equals the little-endian host's" t_behost_same s390x -E -d 0
+run_test "behost s390x dump: -F and -R equal the little-endian host's" t_behost_flat s390x
+run_test "behost s390x dump: --split and --reassemble equal the little-endian host's" t_behost_split s390x
+run_test "behost s390x dump: re-filtering a big-endian kdump file equals the little-endian host's" \
+	t_behost_refilter s390x -l
 if [ "${VMSIFT_BEHOST_FULL:-0}" = 1 ]; then
 	for be_arch in x86_64 arm64; do
 		for be_flag in -c -l -z; do
