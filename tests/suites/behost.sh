@@ -127,7 +127,43 @@ t_behost_dmesg() {
 	cmp "$out.le" "$out.be" || { echo "--dump-dmesg differs on a big-endian host"; return 1; }
 }
 
+# t_behost_unit: the unit tests that need no input (machine_load,
+# pipeline_test, vmcoreinfo_test), built for s390x against
+# tools/cross-sysroot's libraries with the library's flags (-Werror), run
+# under qemu-s390x-static; and input_read, the input side's page reader,
+# on the x86_64 vmcore against native kdump dumps of it.
+t_behost_unit() {
+	local d=$be_dir/unit sys flags in t
+	sys=$(VMSIFT_CACHE=${VMSIFT_CACHE:-$top/tests/work/cache} "$top/tools/cross-sysroot" s390x) || return 1
+	flags="-O1 $(make -s --no-print-directory -C "$top" print-VMSIFT_WARN) -Werror
+		$(make -s --no-print-directory -C "$top" print-VMSIFT_STD)
+		-I$sys/usr/include -I$sys/usr/include/s390x-linux-gnu -I$sys/usr/include/lzo
+		$(make -s --no-print-directory -C "$top" print-VMSIFT_CPPFLAGS)"
+	rm -rf "$d" && mkdir -p "$d/obj" || return 1
+	# shellcheck disable=SC2086
+	(cd "$d/obj" && s390x-linux-gnu-gcc $flags -c "$top"/lib/*.c) || return 1
+	s390x-linux-gnu-ar rcs "$d/libvmsift.a" "$d"/obj/*.o || return 1
+	for t in machine_load pipeline_test vmcoreinfo_test input_read; do
+		# shellcheck disable=SC2086
+		s390x-linux-gnu-gcc $flags -static -o "$d/$t" "$top/tests/unit/$t.c" "$d/libvmsift.a" \
+			-L"$sys/usr/lib/s390x-linux-gnu" -lz -llzo2 -lsnappy -lzstd -ldeflate \
+			-lstdc++ -lm 2>&1 | grep -v "statically linked" >&2
+		[ -x "$d/$t" ] || { echo "$t did not build for s390x"; return 1; }
+	done
+	for t in machine_load pipeline_test vmcoreinfo_test; do
+		timeout 300 qemu-s390x-static "$d/$t" >"$d/$t.log" 2>&1 ||
+			{ tail -n 10 "$d/$t.log"; echo "$t fails on a big-endian host"; return 1; }
+	done
+	in=$(be_input x86_64) || return 1
+	vmsift -l -d 0 --message-level 0 "$in" "$d/d0" || return 1
+	vmsift -z -d 31 --message-level 0 "$in" "$d/d31" || return 1
+	timeout 300 qemu-s390x-static "$d/input_read" "$in" "$d/d0" || return 1
+	timeout 300 qemu-s390x-static "$d/input_read" -s "$in" "$d/d31" || return 1
+	rm -f "$d/d0" "$d/d31"
+}
+
 run_test "behost: make vmsift-static.s390x (big-endian, runs under qemu-s390x-static)" t_behost_build
+run_test "behost: unit tests and the page reader built for s390x pass under qemu" t_behost_unit
 be_arches=x86_64
 [ "${VMSIFT_BEHOST_FULL:-0}" = 1 ] && be_arches="x86_64 arm64"
 for be_arch in $be_arches; do
