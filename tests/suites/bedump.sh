@@ -97,6 +97,25 @@ t_bedump_flat_split() {
 	cmp "$out.direct" "$out.joined" || { echo "--reassemble differs from the direct dump"; return 1; }
 }
 
+# t_bedump_cut: a flattened stream cut short, rebuilt with -R: the kdump
+# header's incomplete bit set in the big-endian status (vmcheck reads it
+# in the header's order; libkdumpfile reads the pages left), the ELF's
+# e_flags bit 0 in big-endian e_flags.
+t_bedump_cut() {
+	local in out=$work/out/bedump
+	in=$(bed_input) || return 1
+	rm -f "$out".*
+	vmsift -F -l -d 1 --message-level 0 "$in" > "$out.flat" || return 1
+	head -c 300000 "$out.flat" > "$out.cut"
+	vmsift -R "$out.kd" < "$out.cut" >/dev/null 2>&1 && { echo "-R of a cut stream succeeded"; return 1; }
+	bed_kdump_be "$out.kd" && $check incomplete "$in" "$out.kd" || return 1
+	vmsift -F -E -d 1 --message-level 0 "$in" > "$out.eflat" || return 1
+	head -c 300000 "$out.eflat" > "$out.cut"
+	vmsift -R "$out.elf" < "$out.cut" >/dev/null 2>&1 && { echo "-R of a cut ELF stream succeeded"; return 1; }
+	[ "$(od -An -tx1 -j 48 -N 4 "$out.elf" | tr -d ' ')" = 00000001 ] ||
+		{ echo "e_flags is not big-endian 1"; od -An -tx1 -j 48 -N 4 "$out.elf"; return 1; }
+}
+
 # t_bedump_unsupported: -d 31 needs address translation that s390x does
 # not have here: a clear failure naming the machine, no dump left.
 t_bedump_unsupported() {
@@ -119,4 +138,5 @@ run_test "bedump s390x: -z -d 1 kdump is big-endian, read back by libkdumpfile" 
 run_test "bedump s390x: -p -d 0 kdump is big-endian, read back by libkdumpfile" t_bedump_kdump -p 0
 run_test "bedump s390x: a big-endian kdump file re-filtered equals the direct dump" t_bedump_refilter
 run_test "bedump s390x: -F | -R and --split / --reassemble of a big-endian dump" t_bedump_flat_split
+run_test "bedump s390x: a cut stream rebuilt is marked incomplete in big-endian" t_bedump_cut
 run_test "bedump s390x: -d 31 without s390x translation fails, naming the machine" t_bedump_unsupported
