@@ -55,6 +55,7 @@ struct arm64_ctx {
 	uint64_t phys_offset;
 	uint64_t pgd;                /* physical address of swapper_pg_dir */
 	enum oa_layout oa;
+	struct vs_machine m;         /* page-table entries' byte order */
 };
 
 /* A symbol known to be in the kernel image, for layout guesses. */
@@ -271,12 +272,14 @@ static int walk(const struct arm64_ctx *c, struct vs_reader *r, uint64_t va,
 		unsigned shift = level_shift(c, level);
 		unsigned bits = i == 0 ? c->vabits - shift : c->page_shift - 3;
 		uint64_t slot = table + ((va >> shift) & ((1ull << bits) - 1)) * 8;
+		uint8_t b[8];
 		uint64_t d;
 
-		if (vs_read_phys(r, slot, &d, sizeof(d), err) < 0)
+		if (vs_read_phys(r, slot, b, sizeof(b), err) < 0)
 			return vs_err_ctx(err, "cannot read the %s entry for "
 					  "0x%llx", level_name(level),
 					  (unsigned long long)va);
+		d = vs_load64(&c->m, b);
 		if (!(d & 1) || (level == 3 && !(d & 2)) ||
 		    (level < 3 && !(d & 2) && !block_allowed(c, level)))
 			return vs_err(err, "0x%llx is not mapped: %s entry at "
@@ -314,6 +317,7 @@ static int setup(void *ctx, const struct vs_input *in, struct vs_reader *r,
 	struct arm64_ctx *c = ctx;
 
 	(void)r;
+	vs_machine_set(&c->m, in->page_size, 0, 8);
 	c->page_shift = in->page_shift;
 	if (c->page_shift != 12 && c->page_shift != 14 && c->page_shift != 16)
 		return vs_err(err, "page size %llu is not 4K, 16K or 64K",

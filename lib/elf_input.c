@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elf_order.h"
 #include "format.h"
 #include "util.h"
 
@@ -33,9 +34,10 @@ static int check_ident(const Elf64_Ehdr *eh, struct vs_error *err)
 	if (eh->e_ident[EI_CLASS] != ELFCLASS64)
 		return vs_err(err, "ELF class %u at offset 0x4: only ELF64 "
 			      "vmcores are supported", eh->e_ident[EI_CLASS]);
-	if (eh->e_ident[EI_DATA] != ELFDATA2LSB)
-		return vs_err(err, "ELF data encoding %u at offset 0x5: only "
-			      "little-endian vmcores are supported",
+	if (eh->e_ident[EI_DATA] != ELFDATA2LSB &&
+	    eh->e_ident[EI_DATA] != ELFDATA2MSB)
+		return vs_err(err, "ELF data encoding %u at offset 0x5: "
+			      "expected little-endian (1) or big-endian (2)",
 			      eh->e_ident[EI_DATA]);
 	if (eh->e_type != ET_CORE)
 		return vs_err(err, "ELF type %u at offset 0x10: expected a "
@@ -62,6 +64,7 @@ static int count_phdrs(struct vs_input *in, const Elf64_Ehdr *eh,
 	if (vs_file_read_at(&in->file, &sh, sizeof(sh), eh->e_shoff, "section header 0",
 		       err) < 0)
 		return -1;
+	vs_elf_shdr_order(&in->order, &sh);
 	*nr = sh.sh_info;
 	return 0;
 }
@@ -147,6 +150,8 @@ static int read_phdrs(struct vs_input *in, const Elf64_Ehdr *eh,
 	if (vs_file_read_at(&in->file, ph, nr * sizeof(*ph), eh->e_phoff,
 		       "program headers", err) < 0)
 		goto out;
+	for (i = 0; i < nr; i++)
+		vs_elf_phdr_order(&in->order, &ph[i]);
 	for (i = 0; i < nr; i++) {
 		uint64_t phoff = eh->e_phoff + i * sizeof(*ph);
 
@@ -245,8 +250,12 @@ static int read_header(struct vs_input *in, struct vs_error *err)
 			      "bytes, the header needs 0x%zx",
 			      (unsigned long long)in->file.size, sizeof(eh));
 	}
-	if (vs_file_read_at(&in->file, &eh, sizeof(eh), 0, "ELF header", err) < 0 ||
-	    check_ident(&eh, err) < 0)
+	if (vs_file_read_at(&in->file, &eh, sizeof(eh), 0, "ELF header", err) < 0)
+		return -1;
+	/* Every field after e_ident in the dumped machine's order. */
+	vs_machine_set(&in->order, 0, eh.e_ident[EI_DATA] == ELFDATA2MSB, 8);
+	vs_elf_ehdr_order(&in->order, &eh);
+	if (check_ident(&eh, err) < 0)
 		return -1;
 	in->elf_machine = eh.e_machine;
 	in->page_size = base_page_size(eh.e_machine);

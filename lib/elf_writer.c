@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "bitops.h"
+#include "elf_order.h"
 #include "pipeline.h"
 #include "util.h"
 #include "writer.h"
@@ -231,12 +232,13 @@ static int write_ehdr(struct elf_writer *w, uint32_t flags,
 		      struct vs_error *err)
 {
 	uint64_t phnum = w->npieces + 1;
-	Elf64_Ehdr *eh = &w->eh;
+	Elf64_Ehdr *eh = &w->eh, file;
 
 	memset(eh, 0, sizeof(*eh));
 	memcpy(eh->e_ident, ELFMAG, SELFMAG);
 	eh->e_ident[EI_CLASS] = ELFCLASS64;
-	eh->e_ident[EI_DATA] = ELFDATA2LSB;
+	eh->e_ident[EI_DATA] = w->d->in->order.big_endian ? ELFDATA2MSB :
+						       ELFDATA2LSB;
 	eh->e_ident[EI_VERSION] = EV_CURRENT;
 	eh->e_type = ET_CORE;
 	eh->e_machine = w->d->in->elf_machine;
@@ -251,7 +253,9 @@ static int write_ehdr(struct elf_writer *w, uint32_t flags,
 		eh->e_shentsize = sizeof(Elf64_Shdr);
 		eh->e_shnum = 1;
 	}
-	return vs_sink_write(w->d->sinks, eh, sizeof(*eh), 0, err);
+	file = *eh;
+	vs_elf_ehdr_order(&w->d->in->order, &file);
+	return vs_sink_write(w->d->sinks, &file, sizeof(file), 0, err);
 }
 
 static int write_phdrs(struct elf_writer *w, struct vs_error *err)
@@ -277,12 +281,15 @@ static int write_phdrs(struct elf_writer *w, struct vs_error *err)
 		ph[i + 1].p_filesz = p->filesz;
 		ph[i + 1].p_memsz = p->memsz;
 	}
+	for (size_t i = 0; i < phnum; i++)
+		vs_elf_phdr_order(&in->order, &ph[i]);
 	if (vs_sink_write(w->d->sinks, ph, phnum * sizeof(*ph),
 			  sizeof(Elf64_Ehdr), err) < 0)
 		ret = -1;
 	if (ret == 0 && phnum >= PN_XNUM) {
 		Elf64_Shdr sh = { .sh_info = (Elf64_Word)phnum };
 
+		vs_elf_shdr_order(&in->order, &sh);
 		ret = vs_sink_write(w->d->sinks, &sh, sizeof(sh),
 				    w->eh.e_shoff, err);
 	}

@@ -36,27 +36,30 @@ static int read_flat_header(int fd, const char *name, struct vs_error *err)
 	return vs_flat_check_header(hdr, name, err);
 }
 
-/* Mark a rebuilt kdump or ELF dump incomplete after a cut stream. */
+/* Mark a rebuilt kdump or ELF dump incomplete after a cut stream, in
+ * the byte order its header is written in. */
 static void mark_incomplete(int out_fd)
 {
 	uint8_t head[sizeof(struct kdump_header)];
-	uint32_t status;
+	struct vs_machine m;
+	size_t at;
 
 	if (vs_pread_full(out_fd, head, sizeof(head), 0) < 0)
 		return;
 	if (!memcmp(head, KDUMP_SIGNATURE, KDUMP_SIG_LEN)) {
-		memcpy(&status, head + offsetof(struct kdump_header, status),
-		       sizeof(status));
-		status |= KDUMP_INCOMPLETE;
-		vs_pwrite_full(out_fd, &status, sizeof(status),
-			       offsetof(struct kdump_header, status));
-	} else if (!memcmp(head, ELFMAG, SELFMAG)) {
-		Elf64_Ehdr *eh = (Elf64_Ehdr *)(void *)head;
-		uint32_t flags = eh->e_flags | 1u;
+		const struct kdump_header *h = (const void *)head;
 
-		vs_pwrite_full(out_fd, &flags, sizeof(flags),
-			       offsetof(Elf64_Ehdr, e_flags));
+		vs_machine_set(&m, 0, kdump_header_big_endian(h) > 0, 8);
+		at = offsetof(struct kdump_header, status);
+		vs_store32(&m, head + at, vs_load32(&m, head + at) | KDUMP_INCOMPLETE);
+	} else if (!memcmp(head, ELFMAG, SELFMAG)) {
+		vs_machine_set(&m, 0, head[EI_DATA] == ELFDATA2MSB, 8);
+		at = offsetof(Elf64_Ehdr, e_flags);
+		vs_store32(&m, head + at, vs_load32(&m, head + at) | 1u);
+	} else {
+		return;
 	}
+	vs_pwrite_full(out_fd, head + at, 4, at);
 }
 
 static int copy_record(int in_fd, const char *in_name, int out_fd,

@@ -25,6 +25,7 @@
 #include "codec.h"
 #include "error.h"
 #include "file.h"
+#include "machine.h"
 
 struct vs_vmcoreinfo;
 struct vs_format_ops;
@@ -67,6 +68,11 @@ struct vs_input {
 	void *hooks_arg;
 
 	uint16_t elf_machine;        /* EM_X86_64, ... */
+	/* The dumped machine's byte order, set by the format (ELF's
+	 * EI_DATA, the kdump header's own order): every header field is
+	 * read and written in it (only order.big_endian and order.swap
+	 * mean anything; the page size is page_size below). */
+	struct vs_machine order;
 	uint64_t page_size;
 	unsigned page_shift;
 	int fixed_page_size;         /* set by the format (kdump block size) */

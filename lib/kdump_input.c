@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bitops.h"
 #include "codec.h"
 #include "format.h"
 #include "kdump_format.h"
@@ -106,8 +107,17 @@ static int read_headers(struct vs_input *in, struct vs_error *err)
 	struct kdump_input *kd = in->priv;
 	uint64_t mapnr_bytes;
 
-	if (vs_file_read_at(&in->file, &h, sizeof(h), 0, "kdump header", err) < 0 ||
-	    check_header(in, &h, err) < 0)
+	int be;
+
+	if (vs_file_read_at(&in->file, &h, sizeof(h), 0, "kdump header", err) < 0)
+		return -1;
+	be = kdump_header_big_endian(&h);
+	if (be < 0)
+		return vs_err(err, "kdump header version at offset 0x8 is no "
+			      "small positive number in either byte order");
+	vs_machine_set(&in->order, 0, be, 8);
+	kdump_header_order(&in->order, &h);
+	if (check_header(in, &h, err) < 0)
 		return -1;
 	kd->block_size = (uint64_t)h.block_size;
 	in->prev.known = 1;
@@ -120,6 +130,7 @@ static int read_headers(struct vs_input *in, struct vs_error *err)
 	if (vs_file_read_at(&in->file, &sh, sizeof(sh), kd->block_size, "kdump sub header",
 		    err) < 0)
 		return -1;
+	kdump_sub_header_order(&in->order, &sh);
 	in->prev.phys_base = sh.phys_base;
 	in->prev.dump_level = sh.dump_level;
 	in->max_mapnr = h.header_version >= 6 && sh.max_mapnr_64 ?
@@ -412,6 +423,7 @@ static int read_desc(struct vs_reader *r, uint64_t pfn,
 	if (!p)
 		return -1;
 	memcpy(pd, p, sizeof(*pd));
+	kdump_page_desc_order(&r->in->order, pd);
 	return 0;
 }
 
@@ -510,6 +522,7 @@ static int kdump_data_bits(struct vs_reader *r, uint64_t start, uint64_t n,
 	if (!p)
 		return -1;
 	memcpy(bits, p, (end - start) / 8);
+	vs_bits_le(bits, n / 64);
 	return 0;
 }
 

@@ -178,6 +178,7 @@ static int write_header(struct kd_writer *w, struct kd_out *o,
 	if (!block)
 		return vs_err_oom(err, "out of memory");
 	memcpy(block, &w->hdr, sizeof(w->hdr));
+	kdump_header_order(&w->d->in->order, (struct kdump_header *)(void *)block);
 	ret = vs_sink_write(o->sink, block, w->lay.bs, 0, err);
 	free(block);
 	return ret;
@@ -232,6 +233,7 @@ static int write_sub_header(struct kd_writer *w, const struct kd_out *o,
 		sh.start_pfn = o->start > UINT32_MAX ? UINT32_MAX : o->start;
 		sh.end_pfn = o->end > UINT32_MAX ? UINT32_MAX : o->end;
 	}
+	kdump_sub_header_order(&in->order, &sh);
 	if (vs_sink_write(o->sink, &sh, sizeof(sh), w->lay.bs, err) < 0)
 		return -1;
 	return vs_sink_write(o->sink, in->notes, in->notes_size,
@@ -282,6 +284,13 @@ static int select_consume(void *arg, uint64_t index, void *slot,
 		return -1;
 	if (len > VS_SELECT_PFNS / 8)
 		len = VS_SELECT_PFNS / 8;
+	if (w->split_hist)
+		count_splitblocks(w, index * VS_SELECT_PFNS, s->bits2);
+	w->d->present += vs_bits_count(s->bits1, VS_SELECT_PFNS / 64);
+	w->ndumpable += vs_bits_count(s->bits2, VS_SELECT_PFNS / 64);
+	/* From here on the words hold the file's bytes. */
+	vs_bits_le(s->bits1, VS_SELECT_PFNS / 64);
+	vs_bits_le(s->bits2, VS_SELECT_PFNS / 64);
 	/* Every file of a split set carries both bitmaps whole. */
 	for (unsigned i = 0; i < w->nouts; i++)
 		if (vs_sink_write(w->outs[i].sink, s->bits1, len,
@@ -289,12 +298,8 @@ static int select_consume(void *arg, uint64_t index, void *slot,
 		    vs_sink_write(w->outs[i].sink, s->bits2, len,
 				  w->lay.bitmap2_off + off, err) < 0)
 			return -1;
-	if (w->split_hist)
-		count_splitblocks(w, index * VS_SELECT_PFNS, s->bits2);
 	if (w->bitmap2_mem)
 		memcpy(w->bitmap2_mem + off, s->bits2, len);
-	w->d->present += vs_bits_count(s->bits1, VS_SELECT_PFNS / 64);
-	w->ndumpable += vs_bits_count(s->bits2, VS_SELECT_PFNS / 64);
 	return 0;
 }
 
@@ -349,12 +354,13 @@ static int run_select(struct kd_writer *w, struct vs_error *err)
 static int load_bits(struct kd_writer *w, uint64_t start, uint64_t n,
 		     uint64_t *bits, struct vs_error *err)
 {
-	if (w->bitmap2_mem) {
+	if (w->bitmap2_mem)
 		memcpy(bits, w->bitmap2_mem + start / 8, n / 8);
-		return 0;
-	}
-	return vs_sink_read(w->outs[0].sink, bits, n / 8,
-			    w->lay.bitmap2_off + start / 8, err);
+	else if (vs_sink_read(w->outs[0].sink, bits, n / 8,
+			      w->lay.bitmap2_off + start / 8, err) < 0)
+		return -1;
+	vs_bits_le(bits, n / 64);
+	return 0;
 }
 
 static void store_page(const struct vs_dump *d, struct vs_worker *wk,
@@ -466,6 +472,8 @@ static int add_page(struct kd_writer *w, struct kd_out *o,
 		o->data_next += rec->size;
 	}
 	pd->page_flags = 0;
+	/* Descriptors are kept in the file's order: only written. */
+	kdump_page_desc_order(&w->d->in->order, pd);
 	if (o->ndesc == DESC_BUF)
 		return flush_desc(w, o, err);
 	return 0;
@@ -593,10 +601,14 @@ static void salvage(struct kd_writer *w)
 		struct kd_out *o = &w->outs[i];
 		size_t keep = 0;
 
-		while (keep < o->ndesc &&
-		       (uint64_t)o->desc[keep].offset + o->desc[keep].size <=
-		       o->data_written)
+		while (keep < o->ndesc) {
+			struct kdump_page_desc pd = o->desc[keep];
+
+			kdump_page_desc_order(&w->d->in->order, &pd);
+			if ((uint64_t)pd.offset + pd.size > o->data_written)
+				break;
 			keep++;
+		}
 		o->ndesc = keep;
 		o->data_len = 0;
 		vs_sink_write(o->sink, o->desc, keep * sizeof(*o->desc),

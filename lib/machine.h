@@ -66,6 +66,42 @@ static inline uint64_t vs_load64(const struct vs_machine *m, const void *p)
 	return m->swap ? __builtin_bswap64(v) : v;
 }
 
+/* V between the host's order and the dumped machine's, either way: for
+ * the fields of a header struct read or written whole (kdump_format.h,
+ * elf_order.h). */
+static inline uint16_t vs_order16(const struct vs_machine *m, uint16_t v)
+{
+	return m->swap ? __builtin_bswap16(v) : v;
+}
+
+static inline uint32_t vs_order32(const struct vs_machine *m, uint32_t v)
+{
+	return m->swap ? __builtin_bswap32(v) : v;
+}
+
+static inline uint64_t vs_order64(const struct vs_machine *m, uint64_t v)
+{
+	return m->swap ? __builtin_bswap64(v) : v;
+}
+
+static inline void vs_store16(const struct vs_machine *m, void *p, uint16_t v)
+{
+	v = vs_order16(m, v);
+	memcpy(p, &v, sizeof(v));
+}
+
+static inline void vs_store32(const struct vs_machine *m, void *p, uint32_t v)
+{
+	v = vs_order32(m, v);
+	memcpy(p, &v, sizeof(v));
+}
+
+static inline void vs_store64(const struct vs_machine *m, void *p, uint64_t v)
+{
+	v = vs_order64(m, v);
+	memcpy(p, &v, sizeof(v));
+}
+
 /* A pointer or unsigned long of the dumped machine, widened. */
 static inline uint64_t vs_loadptr(const struct vs_machine *m, const void *p)
 {

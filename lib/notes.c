@@ -10,6 +10,7 @@
 #include <elf.h>
 #include <string.h>
 
+#include "elf_order.h"
 #include "format.h"
 #include "vmcoreinfo.h"
 
@@ -25,7 +26,8 @@ int vs_input_scan_notes(struct vs_input *in, struct vs_error *err)
 	size_t off = 0;
 
 	while (off + sizeof(Elf64_Nhdr) <= in->notes_size) {
-		const Elf64_Nhdr *nh = (const void *)(in->notes + off);
+		const Elf64_Nhdr n = vs_elf_nhdr_load(&in->order, in->notes + off);
+		const Elf64_Nhdr *nh = &n;
 		size_t name = off + sizeof(*nh);
 		size_t desc = name + note_align(nh->n_namesz);
 		size_t end = desc + note_align(nh->n_descsz);

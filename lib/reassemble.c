@@ -32,7 +32,8 @@ struct part {
 	const char *name;
 	int fd;
 	uint64_t size;
-	struct kdump_header h;
+	struct vs_machine order;      /* the byte order of its headers */
+	struct kdump_header h;       /* headers in the host's order */
 	struct kdump_sub_header sh;
 	uint8_t *buf;                /* data read window */
 	uint64_t buf_off;
@@ -71,6 +72,7 @@ static int open_part(struct part *p, int fd, const char *name,
 {
 	struct stat st;
 	int64_t bs;
+	int be;
 
 	p->name = name;
 	p->fd = fd;
@@ -79,8 +81,11 @@ static int open_part(struct part *p, int fd, const char *name,
 	p->size = (uint64_t)st.st_size;
 	if (read_part_at(p, &p->h, sizeof(p->h), 0, "kdump header", err) < 0)
 		return -1;
+	be = kdump_header_big_endian(&p->h);
+	vs_machine_set(&p->order, 0, be > 0, 8);
+	kdump_header_order(&p->order, &p->h);
 	bs = p->h.block_size;
-	if (memcmp(p->h.signature, KDUMP_SIGNATURE, KDUMP_SIG_LEN) ||
+	if (memcmp(p->h.signature, KDUMP_SIGNATURE, KDUMP_SIG_LEN) || be < 0 ||
 	    bs < 512 || bs > (1 << 20) || (bs & (bs - 1)) ||
 	    p->h.sub_hdr_size < 1 || p->h.bitmap_blocks == 0)
 		return vs_err(err, "'%s' is not a kdump-compressed file (header "
@@ -88,6 +93,7 @@ static int open_part(struct part *p, int fd, const char *name,
 	if (read_part_at(p, &p->sh, sizeof(p->sh), (uint64_t)bs,
 			 "kdump sub header", err) < 0)
 		return -1;
+	kdump_sub_header_order(&p->order, &p->sh);
 	if (!p->sh.split)
 		return vs_err(err, "'%s' is not part of a split set (sub header "
 			      "offset 0x%llx: split is 0)", name,
@@ -109,7 +115,8 @@ static int same_set(const struct part *a, const struct part *b,
 	sa.start_pfn_64 = sb.start_pfn_64 = sa.end_pfn_64 = sb.end_pfn_64 = 0;
 	sa.offset_eraseinfo = sb.offset_eraseinfo = 0;
 	sa.size_eraseinfo = sb.size_eraseinfo = 0;
-	if (memcmp(&ha, &hb, sizeof(ha)) || memcmp(&sa, &sb, sizeof(sa)))
+	if (a->order.big_endian != b->order.big_endian ||
+	    memcmp(&ha, &hb, sizeof(ha)) || memcmp(&sa, &sb, sizeof(sa)))
 		return vs_err(err, "'%s' and '%s' are not parts of the same dump "
 			      "(their headers differ)", a->name, b->name);
 	return 0;
@@ -234,6 +241,8 @@ static int write_meta(struct reassembly *r, struct vs_error *err)
 	h.status |= KDUMP_INCOMPLETE;
 	sh.split = 0;
 	sh.start_pfn = sh.end_pfn = sh.start_pfn_64 = sh.end_pfn_64 = 0;
+	kdump_header_order(&r->parts[0].order, &h);
+	kdump_sub_header_order(&r->parts[0].order, &sh);
 	if (ret == 0)
 		ret = vs_sink_write(&r->sink, &h, sizeof(h), 0, err);
 	if (ret == 0)
@@ -306,9 +315,12 @@ static int copy_part(struct reassembly *r, struct part *p, uint8_t *out,
 				 r->desc_off + done * sizeof(*desc),
 				 "page descriptors", err) < 0)
 			return -1;
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < n; i++) {
+			kdump_page_desc_order(&p->order, &desc[i]);
 			if (move_desc(r, p, &desc[i], out, &out_len, err) < 0)
 				return -1;
+			kdump_page_desc_order(&p->order, &desc[i]);
+		}
 		if (vs_sink_write(&r->sink, out, out_len, r->next - out_len, err) < 0 ||
 		    vs_sink_write(&r->sink, desc, n * sizeof(*desc),
 				  r->desc_off + r->desc_done * sizeof(*desc), err) < 0)
@@ -355,6 +367,7 @@ static int finish(struct reassembly *r, struct vs_error *err)
 	h.status &= ~KDUMP_INCOMPLETE;
 	if (r->incomplete)
 		h.status |= KDUMP_INCOMPLETE;
+	kdump_header_order(&r->parts[0].order, &h);
 	return vs_sink_write(&r->sink, &h, sizeof(h), 0, err);
 }
 

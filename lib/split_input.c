@@ -109,6 +109,7 @@ static int check_set(const struct vs_split *s, struct vs_error *err)
 				      p->file.name);
 		if (p->max_mapnr != first->max_mapnr ||
 		    p->page_size != first->page_size ||
+		    p->order.big_endian != first->order.big_endian ||
 		    p->prev.tv_sec != first->prev.tv_sec)
 			return vs_err(err, "'%s' and '%s' are files of "
 				      "different dumps", first->file.name, p->file.name);

@@ -1,0 +1,149 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/suites/behost.sh - vmsift on a big-endian host: vmsift-static.s390x
+# (make vmsift-static.s390x) run under qemu-s390x-static on the carried
+# little-endian vmcores (x86_64, arm64) must write, byte for byte, what
+# the native x86_64 vmsift writes: kdump-compressed with zlib, lzo and
+# zstd, ELF, flattened, --split, a kdump file re-filtered (snappy pages
+# among them), --reassemble, -R, --dump-dmesg, --num-threads 2.
+#
+# Snappy compression is left out: Debian's libsnappy 1.1.9 for s390x,
+# run under qemu-s390x-static 7.2, does not round-trip a page by itself
+# (compress, then uncompress with the same library: most pages differ),
+# so its pages can be neither equal nor right; snappy decompression on
+# the big-endian host is tested (a native -p dump re-filtered).  Every header field, descriptor and
+# bitmap is then in the dumped machine's byte order, never the host's.
+# qemu-user is no guest: VMSIFT_NO_QEMU=1 does not skip it.
+#
+# By default a short list (a few minutes); VMSIFT_BEHOST_FULL=1 runs every
+# codec at -d 1 and -d 31 on both vmcores, and every output kind on the
+# arm64 one too.  Sourced by tests/run.
+
+be_dir=$work/behost
+be_bin=$top/vmsift-static.s390x
+mkdir -p "$be_dir"
+
+# be_vmsift ARGS...: the big-endian vmsift.
+be_vmsift() {
+	qemu-s390x-static "$be_bin" "$@"
+}
+
+# be_input x86_64|arm64: the carried vmcore, decompressed once.
+be_input() {
+	local z raw
+	case $1 in
+	x86_64) z=$top/tests/data/kdump-384M.vmcore.zst ;;
+	arm64) z=$top/tests/data/arm64/kdump-arm64-384M.vmcore.zst ;;
+	esac
+	raw=$be_dir/$(basename "$z" .zst)
+	if [ ! -f "$raw" ] || [ "$z" -nt "$raw" ]; then
+		zstd -q -d --long=31 -f -o "$raw.tmp" "$z" || return 1
+		mv "$raw.tmp" "$raw"
+	fi
+	echo "$raw"
+}
+
+t_behost_build() {
+	rm -f "$be_bin"
+	make -s -C "$top" vmsift-static.s390x >"$be_dir/build.log" 2>&1 ||
+		{ tail -n 15 "$be_dir/build.log"; return 1; }
+	readelf -h "$be_bin" | grep -Eq 'Data: +2.s complement, big endian' ||
+		{ echo "vmsift-static.s390x is not big-endian"; return 1; }
+	be_vmsift --version | grep -q "compiled in: zlib lzo snappy zstd"
+}
+
+# t_behost_same ARCH ARGS...: vmsift ARGS VMCORE OUT, native and big-endian:
+# the same file.
+t_behost_same() {
+	local in out=$work/out/behost
+	in=$(be_input "$1") || return 1
+	shift
+	rm -f "$out".*
+	vmsift "$@" --message-level 0 "$in" "$out.le" || return 1
+	be_vmsift "$@" --message-level 0 "$in" "$out.be" || { echo "big-endian vmsift failed"; return 1; }
+	cmp "$out.le" "$out.be" || { echo "vmsift $* differs on a big-endian host"; return 1; }
+}
+
+# t_behost_flat ARCH: -F to stdout is the same stream; -R of it on the
+# big-endian host rebuilds the same file.
+t_behost_flat() {
+	local in out=$work/out/behost
+	in=$(be_input "$1") || return 1
+	rm -f "$out".*
+	vmsift -F -c -d 31 --message-level 0 "$in" > "$out.le" || return 1
+	be_vmsift -F -c -d 31 --message-level 0 "$in" > "$out.be" || return 1
+	cmp "$out.le" "$out.be" || { echo "-F differs on a big-endian host"; return 1; }
+	vmsift -R "$out.le.r" < "$out.le" >/dev/null || return 1
+	be_vmsift -R "$out.be.r" < "$out.le" >/dev/null || return 1
+	cmp "$out.le.r" "$out.be.r" || { echo "-R differs on a big-endian host"; return 1; }
+}
+
+# t_behost_split ARCH: --split into 2 files, each the same; the native
+# parts reassembled on the big-endian host give the native reassembly.
+t_behost_split() {
+	local in out=$work/out/behost i
+	in=$(be_input "$1") || return 1
+	rm -f "$out".*
+	vmsift --split --splitblock-size 4096 -l -d 31 --message-level 0 "$in" "$out.le1" "$out.le2" || return 1
+	be_vmsift --split --splitblock-size 4096 -l -d 31 --message-level 0 "$in" "$out.be1" "$out.be2" || return 1
+	for i in 1 2; do
+		cmp "$out.le$i" "$out.be$i" || { echo "--split file $i differs on a big-endian host"; return 1; }
+	done
+	vmsift --reassemble "$out.le1" "$out.le2" "$out.le" >/dev/null || return 1
+	be_vmsift --reassemble "$out.le1" "$out.le2" "$out.be" >/dev/null || return 1
+	cmp "$out.le" "$out.be" || { echo "--reassemble differs on a big-endian host"; return 1; }
+}
+
+# t_behost_refilter ARCH FLAG: a native FLAG -d 1 kdump file re-filtered
+# to -z -d 31 on both hosts: the same file.
+t_behost_refilter() {
+	local in out=$work/out/behost
+	in=$(be_input "$1") || return 1
+	rm -f "$out".*
+	vmsift "$2" -d 1 --message-level 0 "$in" "$out.d1" || return 1
+	vmsift -z -d 31 --message-level 0 "$out.d1" "$out.le" || return 1
+	be_vmsift -z -d 31 --message-level 0 "$out.d1" "$out.be" || return 1
+	cmp "$out.le" "$out.be" || { echo "re-filtering differs on a big-endian host"; return 1; }
+}
+
+# t_behost_dmesg ARCH: --dump-dmesg writes the same log.
+t_behost_dmesg() {
+	local in out=$work/out/behost
+	in=$(be_input "$1") || return 1
+	rm -f "$out".*
+	vmsift --dump-dmesg "$in" "$out.le" >/dev/null || return 1
+	be_vmsift --dump-dmesg "$in" "$out.be" >/dev/null || return 1
+	[ -s "$out.le" ] || { echo "empty log"; return 1; }
+	cmp "$out.le" "$out.be" || { echo "--dump-dmesg differs on a big-endian host"; return 1; }
+}
+
+run_test "behost: make vmsift-static.s390x (big-endian, runs under qemu-s390x-static)" t_behost_build
+be_arches=x86_64
+[ "${VMSIFT_BEHOST_FULL:-0}" = 1 ] && be_arches="x86_64 arm64"
+for be_arch in $be_arches; do
+	run_test "behost $be_arch: -l -d 31 equals the little-endian host's" t_behost_same $be_arch -l -d 31
+	run_test "behost $be_arch: -z -d 1 equals the little-endian host's" t_behost_same $be_arch -z -d 1
+	run_test "behost $be_arch: -E -d 31 equals the little-endian host's" t_behost_same $be_arch -E -d 31
+	run_test "behost $be_arch: -z -d 31 --num-threads 2 equals the little-endian host's" \
+		t_behost_same $be_arch -z -d 31 --num-threads 2
+	run_test "behost $be_arch: -F and -R equal the little-endian host's" t_behost_flat $be_arch
+	run_test "behost $be_arch: --split into 2 and --reassemble equal the little-endian host's" t_behost_split $be_arch
+	run_test "behost $be_arch: re-filtering a zlib kdump file equals the little-endian host's" t_behost_refilter $be_arch -c
+	run_test "behost $be_arch: re-filtering a snappy kdump file equals the little-endian host's" t_behost_refilter $be_arch -p
+	run_test "behost $be_arch: --dump-dmesg equals the little-endian host's" t_behost_dmesg $be_arch
+done
+if [ "${VMSIFT_BEHOST_FULL:-0}" = 1 ]; then
+	for be_arch in x86_64 arm64; do
+		for be_flag in -c -l -z; do
+			for be_level in 1 31; do
+				run_test "behost $be_arch full: $be_flag -d $be_level equals the little-endian host's" \
+					t_behost_same $be_arch $be_flag -d $be_level
+			done
+		done
+		run_test "behost $be_arch full: -E -d 0 equals the little-endian host's" t_behost_same $be_arch -E -d 0
+		run_test "behost $be_arch full: -c -d 31 --num-threads 2 --non-mmap equals the little-endian host's" \
+			t_behost_same $be_arch -c -d 31 --num-threads 2 --non-mmap
+	done
+else
+	run_test "behost arm64: -z -d 31 equals the little-endian host's" t_behost_same arm64 -z -d 31
+	run_test "behost arm64: --dump-dmesg equals the little-endian host's" t_behost_dmesg arm64
+fi
