@@ -38,6 +38,25 @@ for spec in "$s390_gen"/*.spec; do
 		t_gen_rules "$s390_gen" "$name"
 done
 
+# t_s390_doubt NAME: the pages whose struct pages a corrupt table hides
+# are kept and counted doubtful, as many as the generator's doubtful
+# ranges hold in RAM.
+t_s390_doubt() {
+	local name=$1 in=$work/out/s390-doubt.vmcore out want got
+	s390_vmcore "$name" "$in" || return 1
+	out=$(vmsift -l -d 31 --message-level 31 "$in" "$in.d31" 2>&1) ||
+		{ echo "$out"; return 1; }
+	got=$(printf '%s\n' "$out" | sed -n 's/^Doubtful pages *: *\(0x[0-9a-f]*\).*/\1/p')
+	want=$($PY -c 'import json, sys
+e = json.load(open(sys.argv[1]))
+print(hex(sum(max(0, min(t, c) - max(s, a)) for s, t, _ in e["doubtful"]
+              for a, c in e["ram"])))' "$in.json") || return 1
+	echo "doubtful: $got, expected $want"
+	[ -n "$got" ] && [ $((got)) -eq $((want)) ] && [ $((want)) -gt 0 ]
+}
+run_test "s390x gen: s390x-corrupt-pt: pages behind corrupt tables kept and counted doubtful" \
+	t_s390_doubt s390x-corrupt-pt
+
 # t_s390_missing KEY: without KEY, -d 1 still dumps every page and -d 31
 # fails with a message naming KEY.
 t_s390_missing() {

@@ -39,17 +39,18 @@ class Elf:
         self.m = mmap.mmap(self.f.fileno(), 0, access=mmap.ACCESS_READ)
         if self.m[:4] != b'\x7fELF':
             raise SystemExit('%s: not an ELF file' % path)
-        (self.phoff,) = struct.unpack_from('<Q', self.m, 32)
-        self.flags, = struct.unpack_from('<I', self.m, 48)
-        phentsize, phnum = struct.unpack_from('<HH', self.m, 54)
+        e = self.e = '>' if self.m[5] == 2 else '<'     # EI_DATA
+        (self.phoff,) = struct.unpack_from(e + 'Q', self.m, 32)
+        self.flags, = struct.unpack_from(e + 'I', self.m, 48)
+        phentsize, phnum = struct.unpack_from(e + 'HH', self.m, 54)
         if phnum == 0xffff:
-            shoff, = struct.unpack_from('<Q', self.m, 40)
-            phnum, = struct.unpack_from('<I', self.m, shoff + 44)
+            shoff, = struct.unpack_from(e + 'Q', self.m, 40)
+            phnum, = struct.unpack_from(e + 'I', self.m, shoff + 44)
         self.loads = []
         self.notes = []
         for i in range(phnum):
             (p_type, _flags, off, vaddr, paddr, filesz,
-             memsz, _align) = struct.unpack_from('<IIQQQQQQ', self.m,
+             memsz, _align) = struct.unpack_from(e + 'IIQQQQQQ', self.m,
                                                  self.phoff + i * phentsize)
             if p_type == 1:
                 self.loads.append((paddr, memsz, filesz, off, vaddr))
@@ -94,18 +95,22 @@ class Kdump:
             hdr = f.read(4096)
             if hdr[:8] != b'KDUMP   ':
                 raise SystemExit('%s: no KDUMP signature' % path)
-            self.version, = struct.unpack_from('<i', hdr, 8)
+            # the dumped machine's byte order: header_version is small
+            e = self.e = '<' if struct.unpack_from('<i', hdr, 8)[0] < 0x10000 \
+                else '>'
+            self.version, = struct.unpack_from(e + 'i', hdr, 8)
             (self.status, self.block_size, self.sub_hdr_size,
              self.bitmap_blocks, self.max_mapnr) = struct.unpack_from(
-                 '<IiiII', hdr, 424)
-            self.nr_cpus, = struct.unpack_from('<i', hdr, 460)
+                 e + 'IiiII', hdr, 424)
+            self.nr_cpus, = struct.unpack_from(e + 'i', hdr, 460)
             self.release = hdr[12 + 65 * 2:12 + 65 * 3].split(b'\0')[0]
             f.seek(self.block_size)
             sub = f.read(104)
-            (self.phys_base, self.dump_level) = struct.unpack_from('<Qi', sub, 0)
+            (self.phys_base, self.dump_level) = struct.unpack_from(e + 'Qi',
+                                                                   sub, 0)
             (self.off_vmcoreinfo, self.size_vmcoreinfo, self.off_note,
-             self.size_note) = struct.unpack_from('<QQQQ', sub, 32)
-            self.max_mapnr_64, = struct.unpack_from('<Q', sub, 96)
+             self.size_note) = struct.unpack_from(e + 'QQQQ', sub, 32)
+            self.max_mapnr_64, = struct.unpack_from(e + 'Q', sub, 96)
             half = self.bitmap_blocks * self.block_size // 2
             f.seek((1 + self.sub_hdr_size) * self.block_size)
             self.bitmap1 = f.read(half)
@@ -221,7 +226,7 @@ def check_incomplete(input_path, dump_path):
             continue
         rec = data[desc_off + 24 * index:desc_off + 24 * index + 24]
         index += 1
-        off = struct.unpack_from('<q', rec)[0] if len(rec) == 24 else 0
+        off = struct.unpack_from(kd.e + 'q', rec)[0] if len(rec) == 24 else 0
         if off == 0:
             lost += 1
             continue
@@ -305,7 +310,7 @@ def normalize(src, dst):
     import shutil
     import subprocess
     e = Elf(src)
-    phentsize, phnum = struct.unpack_from('<HH', e.m, 54)
+    phentsize, phnum = struct.unpack_from(e.e + 'HH', e.m, 54)
     ph = bytes(e.m[e.phoff:e.phoff + phentsize * phnum])
     if 64 + len(ph) > min([l[3] for l in e.loads] + [n[0] for n in e.notes]):
         raise SystemExit('no room to move the program headers')
@@ -313,7 +318,7 @@ def normalize(src, dst):
         shutil.copyfile(src, dst)
     with open(dst, 'r+b') as f:
         f.seek(32)
-        f.write(struct.pack('<QQIHHHHHH', 64, 0, 0, 64, phentsize, phnum,
+        f.write(struct.pack(e.e + 'QQIHHHHHH', 64, 0, 0, 64, phentsize, phnum,
                             0, 0, 0))
         f.seek(64)
         f.write(ph)
