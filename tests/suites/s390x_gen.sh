@@ -6,8 +6,9 @@
 # For every configuration lib/arch_s390x.c translates as the generator
 # mapped (tests/unit/s390x_xlat, a reader of its own), the filter's
 # decisions at -d 1,2,4,8,16,31 equal the generator's expectation and
-# every page of the -d 31 dump reads back equal to the input; without
-# swapper_pg_dir -d 1 dumps and -d 31 names it.  No upstream reference:
+# every page of the -d 31 dump reads back equal to the input; zlib and
+# ELF outputs, a re-filtered kdump, doubtful pages behind corrupt tables;
+# without swapper_pg_dir -d 1 dumps and -d 31 names it.  No upstream reference:
 # Debian's makedumpfile reads s390x dumps only on s390x.  Sourced by
 # tests/run.
 
@@ -37,6 +38,25 @@ for spec in "$s390_gen"/*.spec; do
 	run_test "s390x gen: $name filter rules, pages" \
 		t_gen_rules "$s390_gen" "$name"
 done
+
+# t_s390_outputs NAME: a zlib kdump and a big-endian ELF dump at -d 31
+# read back page for page; a -d 1 kdump re-filtered to -d 31 decides as
+# the vmcore did (the arch on a kdump input).
+t_s390_outputs() {
+	local name=$1 in=$work/out/s390-out-$1.vmcore
+	s390_vmcore "$name" "$in" || return 1
+	vmsift -c -d 31 --message-level 0 "$in" "$in.c" || return 1
+	$check pages "$in" "$in.c" || return 1
+	vmsift -l -d 31 --message-level 0 "$in" "$in.d31" || return 1
+	vmsift -E -d 31 --message-level 0 "$in" "$in.elf" || return 1
+	$check elf "$in" "$in.elf" 31 "$in.d31" || return 1
+	vmsift -l -d 1 --message-level 0 "$in" "$in.d1" || return 1
+	vmsift -l -d 31 --message-level 0 "$in.d1" "$in.re31" || return 1
+	$gen_digest "$in.d31" > "$in.digest" && $gen_digest "$in.re31" > "$in.redigest" &&
+		diff <(cut -d' ' -f2- "$in.digest") <(cut -d' ' -f2- "$in.redigest")
+}
+run_test "s390x gen: s390x-r2-vr zlib and ELF outputs, re-filtered kdump" \
+	t_s390_outputs s390x-r2-vr
 
 # t_s390_doubt NAME: the pages whose struct pages a corrupt table hides
 # are kept and counted doubtful, as many as the generator's doubtful
