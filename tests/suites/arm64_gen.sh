@@ -9,43 +9,17 @@
 
 arm_gen=$top/tests/gen/arm64
 arm_expected=$arm_gen/expected.txt
-arm_levels=(1 2 4 8 16 31)
+. "$top/tests/suites/lib/gen.sh"
 
-# arm_vmcore NAME OUT [SPEC-LINE...]: generate NAME's vmcore into OUT,
-# with SPEC-LINEs (e.g. "vmcoreinfo del NUMBER(VA_BITS)") added.
-arm_vmcore() {
-	local name=$1 out=$2; shift 2
-	cp "$arm_gen/$name.spec" "$out.spec" || return 1
-	[ $# -eq 0 ] || printf '%s\n' "$@" >> "$out.spec"
-	$PY "$top/tests/gen/mkvmcore.py" "$out.spec" "$out" >/dev/null
-}
+# arm_vmcore NAME OUT [SPEC-LINE...], arm_digest_is NAME.dLEVEL DUMP:
+# lib/gen.sh's, on arm_gen's specs and digests.
+arm_vmcore() { gen_vmcore "$arm_gen" "$@"; }
+arm_digest_is() { gen_digest_is "$arm_expected" "$@"; }
 
-# arm_digest_is NAME.dLEVEL DUMP: DUMP kept and excluded what upstream
-# makedumpfile's dump NAME.dLEVEL did.
-arm_digest_is() {
-	local key=$1 dump=$2 d=$work/out/digest
-	mkdir -p "$d" && ln -sf "$dump" "$d/$key" &&
-		$PY "$arm_gen/digest.py" --check "$arm_expected" "$d/$key"
-}
-
-# t_arm_rules NAME: the rules at every level, the reference's bitmaps
-# where expected.txt has them, every page of the -d 31 dump.
-t_arm_rules() {
-	local name=$1 d=$work/out/arm-$1 l dumps=()
-	mkdir -p "$d"
-	$PY "$top/tests/gen/check_filter.py" "$top/vmsift" --keep "$d" \
-		--spec "$arm_gen/$name.spec" --levels "$(IFS=,; echo "${arm_levels[*]}")" ||
-		return 1
-	if grep -q "^$name\.d" "$arm_expected"; then
-		for l in "${arm_levels[@]}"; do dumps+=("$d/$name.d$l"); done
-		$PY "$arm_gen/digest.py" --check "$arm_expected" "${dumps[@]}" || return 1
-	fi
-	$check pages "$d/$name.vmcore" "$d/$name.d31"
-}
 for spec in "$arm_gen"/*.spec; do
 	name=$(basename "$spec" .spec)
 	run_test "arm64 gen: $name filter rules, makedumpfile's bitmaps, pages" \
-		t_arm_rules "$name"
+		t_gen_rules "$arm_gen" "$name"
 done
 
 # t_arm_drgn NAME: drgn's own aarch64 page-table walk reads the
