@@ -22,9 +22,10 @@
 #   - vmsift-static.s390x (make vmsift-static.s390x) under
 #     qemu-s390x-static, a big-endian host, writes byte for byte what this
 #     host's vmsift writes: kdump (lzo, zlib), ELF, flattened, --dump-dmesg.
-# About a minute.
+# About 3 1/2 minutes on a busy 2-core machine, most of it under
+# qemu-s390x-static.
 #
-# VMSIFT_S390X_FULL=1 adds, unless VMSIFT_NO_QEMU=1 (about 4 minutes):
+# VMSIFT_S390X_FULL=1 adds, unless VMSIFT_NO_QEMU=1 (about 2 minutes):
 #   - makedumpfile:s390x, run now, gives the carried digests;
 #   - a fresh snapshot of the s390x guest (mkvmcore --arch s390x) filtered
 #     at -d 31 as makedumpfile:s390x filters it, pages equal;
