@@ -12,9 +12,9 @@
 # -d 1, 2, 4, 8, 16 and 31 has the reference's bitmaps, every page equal
 # to the input's, read back by libkdumpfile; --dump-dmesg is the
 # reference's log less its caller-id column.  About half a minute.
-# The helpers (carried_*) are tests/tools/carried.sh's.
+# The helpers (carried_*) are tests/suites/lib/carried.sh's.
 
-. "$top/tests/tools/carried.sh"
+. "$top/tests/suites/lib/carried.sh"
 rvr_name=snapshot-riscv64-256M
 
 run_test "riscv64 real: carried vmcore decompresses to the sha256 tests/data/README.md names" \

@@ -33,7 +33,7 @@
 #     (tests/harness/native-run): every output byte-identical to this
 #     host's vmsift's.
 
-. "$top/tests/tools/carried.sh"
+. "$top/tests/suites/lib/carried.sh"
 s3r_name=snapshot-s390x-512M
 s3r_mdf=$top/tests/harness/mdf-debian
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# tests/tools/carried.sh - helpers for the suites on a carried real-kernel
-# vmcore whose reference is carried next to it (tests/data/ARCH/NAME.*:
+# tests/suites/lib/carried.sh - helpers for the suites on a carried real-
+# kernel vmcore whose reference is carried next to it (tests/data/ARCH/NAME.*:
 # NAME.vmcore.zst, NAME.expected with the reference's bitmap digests,
 # NAME.dmesg.zst with its --dump-dmesg output; see tests/data/README.md).
 # Sourced by those suites (riscv64_real.sh, s390x_real.sh), inside
