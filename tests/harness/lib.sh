@@ -396,27 +396,29 @@ fetch_riscv64_busybox() {
 	[ -x "$RISCV64_BUSYBOX" ] || die "step 'riscv64 packages': no bin/busybox in $(basename "$deb")"
 }
 
-# arm64_lib ROOT NAME: the path, inside the arm64 sysroot ROOT, of the
-# shared library NAME (the dynamic loader's default directories).
-arm64_lib() {
+# deb_lib SYSROOT TRIPLET NAME: the path, inside the Debian sysroot
+# SYSROOT of multiarch TRIPLET, of the shared library NAME (the dynamic
+# loader's default directories).
+deb_lib() {
 	local d
-	for d in /lib/aarch64-linux-gnu /usr/lib/aarch64-linux-gnu /lib /usr/lib; do
-		if [ -e "$1$d/$2" ]; then echo "$d/$2"; return 0; fi
+	for d in "/lib/$2" "/usr/lib/$2" /lib /usr/lib; do
+		if [ -e "$1$d/$3" ]; then echo "$d/$3"; return 0; fi
 	done
 	return 1
 }
 
-# copy_with_libs_arm64 ROOT BINARY NAME: copy_with_libs for an aarch64
-# binary of ARM64_ROOT: its interpreter and every library it needs,
-# recursively (readelf's NEEDED), at their paths in ROOT.
-copy_with_libs_arm64() {
-	local root=$1 bin=$2 name=$3 todo lib path interp seen=' '
+# copy_with_libs_deb SYSROOT TRIPLET ROOT BINARY NAME: copy_with_libs for
+# a foreign binary of the Debian sysroot SYSROOT (fetch_deb_root): its
+# interpreter and every library it needs, recursively (readelf's NEEDED),
+# at their paths in ROOT.
+copy_with_libs_deb() {
+	local sysroot=$1 triplet=$2 root=$3 bin=$4 name=$5 todo lib path interp seen=' '
 	install -D -m 755 "$bin" "$root/bin/$name"
 	interp=$(readelf -l "$bin" | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p')
 	if [ -n "$interp" ]; then
 		mkdir -p "$root$(dirname "$interp")"
-		cp -L "$ARM64_ROOT$interp" "$root$interp" ||
-			die "step 'arm64 initramfs': no $interp in $ARM64_ROOT"
+		cp -L "$sysroot$interp" "$root$interp" ||
+			die "step '$triplet initramfs': no $interp in $sysroot"
 	fi
 	todo=$(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
 	while :; do
@@ -426,12 +428,18 @@ copy_with_libs_arm64() {
 		lib=$1; shift; todo=$*
 		case $seen in *" $lib "*) continue ;; esac
 		seen="$seen$lib "
-		path=$(arm64_lib "$ARM64_ROOT" "$lib") ||
-			die "step 'arm64 initramfs': $(basename "$bin") needs $lib, not in $ARM64_ROOT (add its package to ARM64_DEBS)"
+		path=$(deb_lib "$sysroot" "$triplet" "$lib") ||
+			die "step '$triplet initramfs': $(basename "$bin") needs $lib, not in $sysroot (add its package to the sysroot's list)"
 		mkdir -p "$root$(dirname "$path")"
-		cp -L "$ARM64_ROOT$path" "$root$path"
-		todo="$todo $(readelf -d "$ARM64_ROOT$path" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
+		cp -L "$sysroot$path" "$root$path"
+		todo="$todo $(readelf -d "$sysroot$path" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
 	done
+}
+
+# copy_with_libs_arm64 ROOT BINARY NAME: copy_with_libs_deb for an aarch64
+# binary of ARM64_ROOT.
+copy_with_libs_arm64() {
+	copy_with_libs_deb "$ARM64_ROOT" aarch64-linux-gnu "$@"
 }
 
 # initramfs_tree ROOT MODULE...: busybox, the modules and their dependencies

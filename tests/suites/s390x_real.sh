@@ -25,13 +25,15 @@
 # About 3 1/2 minutes on a busy 2-core machine, most of it under
 # qemu-s390x-static.
 #
-# VMSIFT_S390X_FULL=1 adds, unless VMSIFT_NO_QEMU=1 (about 2 minutes):
+# VMSIFT_S390X_FULL=1 adds, unless VMSIFT_NO_QEMU=1 (about 4 minutes):
 #   - makedumpfile:s390x, run now, gives the carried digests;
 #   - a fresh snapshot of the s390x guest (mkvmcore --arch s390x) filtered
 #     at -d 31 as makedumpfile:s390x filters it, pages equal;
 #   - vmsift-static.s390x run natively in the s390x guest on that snapshot
 #     (tests/harness/native-run): every output byte-identical to this
-#     host's vmsift's.
+#     host's vmsift's;
+#   - makedumpfile:s390x run natively in the guest on the carried vmcore:
+#     byte-identical to makedumpfile:s390x under qemu-s390x-static.
 
 . "$top/tests/suites/lib/carried.sh"
 s3r_name=snapshot-s390x-512M
@@ -200,8 +202,22 @@ t_s3r_snapshot_native() {
 	return $rc
 }
 
+# t_s3r_mdf_native: Debian's makedumpfile:s390x run natively in the s390x
+# guest on the carried vmcore (native-run --dump-tool makedumpfile) writes
+# byte for byte what it writes under qemu-s390x-static: the reference
+# does not depend on qemu-user.
+t_s3r_mdf_native() {
+	local in
+	in=$(carried_input s390x "$s3r_name") || { echo "$in"; return 1; }
+	timeout 900 "$top/tests/harness/native-run" --arch s390x --dump-tool makedumpfile \
+		--dump-args "-l -d 31;-E -d 31;--dump-dmesg" --out "$work/native-mdf-s390x" "$in" &&
+		rm -rf "$work/native-mdf-s390x"
+}
+
 if [ "${VMSIFT_S390X_FULL:-0}" = 1 ] && [ "${VMSIFT_NO_QEMU:-0}" != 1 ]; then
 	run_test "s390x real: makedumpfile:s390x, run now, gives the carried digests and log" t_s3r_mdf
 	run_test "s390x real: a fresh s390x snapshot filtered as makedumpfile:s390x filters it; vmsift-static.s390x in the s390x guest byte-identical to x86_64's" \
 		t_s3r_snapshot_native
+	run_test "s390x real: makedumpfile:s390x in the s390x guest byte-identical to makedumpfile:s390x under qemu-s390x-static" \
+		t_s3r_mdf_native
 fi
