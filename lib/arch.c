@@ -5,6 +5,7 @@
  * the memory model, dmesg.c and the kdump writer; calls down into each
  * architecture's ops and the input's reader.
  */
+#include <elf.h>
 #include <stdlib.h>
 
 #include "arch.h"
@@ -50,6 +51,19 @@ int vs_arch_ctx_new(void **out, size_t size, vs_arch_setup_fn setup,
 	return 0;
 }
 
+/* A name for ELF machine EM in messages: an architecture vmsift may
+ * read without translating (-d 0, -d 1) but not filter. */
+static const char *machine_name(uint16_t em)
+{
+	switch (em) {
+	case EM_386: return "i386";
+	case EM_ARM: return "arm";
+	case EM_MIPS: return "mips";
+	case EM_LOONGARCH: return "loongarch64";
+	default: return "unknown";
+	}
+}
+
 int vs_arch_new(struct vs_arch **out, const struct vs_input *in,
 		struct vs_error *err)
 {
@@ -61,8 +75,9 @@ int vs_arch_new(struct vs_arch **out, const struct vs_input *in,
 	*out = NULL;
 	if (!ops)
 		return vs_err_st(err, VMSIFT_E_UNSUPPORTED, "address translation "
-				 "for ELF machine %u is not supported",
-				 (unsigned)in->elf_machine);
+				 "for ELF machine %u (%s) is not supported",
+				 (unsigned)in->elf_machine,
+				 machine_name(in->elf_machine));
 	a = calloc(1, sizeof(*a));
 	if (!a)
 		return vs_err_oom(err, "out of memory");

@@ -1779,10 +1779,18 @@ class Builder:
         add('LENGTH(free_area.free_list)', str(X['mt']))
 
     # -- ELF ----------------------------------------------------------------
-    @staticmethod
-    def note(name, ntype, desc):
+    def elf_order(self):
+        """struct's byte order of the ELF container (header, program
+        headers, note headers, prstatus): --elf-order, else the arch's
+        (big_endian), else little.  The memory image is the arch's own."""
+        order = getattr(self, 'elf_order_override', None)
+        if order is None:
+            order = 'big' if getattr(self.A, 'big_endian', False) else 'little'
+        return '>' if order == 'big' else '<'
+
+    def note(self, name, ntype, desc):
         n = name.encode() + b'\0'
-        h = struct.pack(E + 'III', len(n), len(desc), ntype)
+        h = struct.pack(self.elf_order() + 'III', len(n), len(desc), ntype)
         pad = lambda b: b + bytes(-len(b) % 4)  # noqa: E731
         return h + pad(n) + pad(desc)
 
@@ -1790,7 +1798,7 @@ class Builder:
         notes = b''
         for cpu in range(self.s.cpus):
             pr = bytearray(self.prstatus_size())
-            struct.pack_into(E + 'I', pr, 32, 1000 + cpu)    # pr_pid
+            struct.pack_into(self.elf_order() + 'I', pr, 32, 1000 + cpu)  # pr_pid
             notes += self.note('CORE', 1, bytes(pr))
         notes += self.note('VMCOREINFO', 0, self.vi_text.encode())
         loads = []
@@ -1802,16 +1810,16 @@ class Builder:
         note_off = PAGE
         off = note_off + len(notes)
         off = (off + PAGE - 1) // PAGE * PAGE
-        phdrs = [struct.pack(E + 'IIQQQQQQ', 4, 0, note_off, 0, 0, len(notes),
+        o = self.elf_order()
+        phdrs = [struct.pack(o + 'IIQQQQQQ', 4, 0, note_off, 0, 0, len(notes),
                              len(notes), 0)]
         place = []
         for va, pa, sz in loads:
-            phdrs.append(struct.pack(E + 'IIQQQQQQ', 1, 7, off, va, pa, sz,
-                                     sz, 0))
+            phdrs.append(struct.pack(o + 'IIQQQQQQ', 1, 7, off, va, pa, sz, sz, 0))
             place.append((off, pa, sz))
             off += sz
-        ehdr = struct.pack(E + '4sBBBBB7sHHIQQQIHHHHHH', b'\x7fELF', 2,
-                           2 if E == '>' else 1, 1, 0,
+        ehdr = struct.pack(o + '4sBBBBB7sHHIQQQIHHHHHH', b'\x7fELF', 2,
+                           2 if o == '>' else 1, 1, 0,
                            0, bytes(7), 4, self.elf_machine(), 1, 0, 64,
                            0, 0, 64, 56, phnum,
                            0, 0, 0)
@@ -1841,6 +1849,8 @@ class Builder:
             'aarch64' if self.A else 'x86_64'
 
     def elf_machine(self):
+        if getattr(self, 'elf_machine_override', None) is not None:
+            return self.elf_machine_override
         if getattr(self.A, 'elf_machine', None):   # ppc64le
             return self.A.elf_machine
         return 243 if self.is_riscv64() else 183 if self.A else 62
@@ -2136,10 +2146,17 @@ def main(argv):
     ap.add_argument('out')
     ap.add_argument('--expect', help='expectation JSON (default OUT.json)')
     ap.add_argument('--levels', default='2,4,8,16,31')
+    ap.add_argument('--elf-order', choices=('little', 'big'),
+                    help="the ELF container's byte order (default the "
+                    "arch's); the memory image is left as the arch writes it")
+    ap.add_argument('--elf-machine', type=int,
+                    help="e_machine (default the arch's), e.g. 22 (EM_S390)")
     a = ap.parse_args(argv)
     try:
         spec = Spec(a.spec)
         b = Builder(spec)
+        b.elf_order_override = a.elf_order
+        b.elf_machine_override = a.elf_machine
         b.build()
         b.write_elf(a.out)
         exp = expectation(b, [int(x) for x in a.levels.split(',')])
