@@ -56,7 +56,6 @@ int vs_arch_ctx_new(void **out, size_t size, vs_arch_setup_fn setup,
 static const char *machine_name(uint16_t em)
 {
 	switch (em) {
-	case EM_S390: return "s390x";
 	case EM_386: return "i386";
 	case EM_ARM: return "arm";
 	case EM_MIPS: return "mips";

@@ -131,7 +131,8 @@ t_behost_dmesg() {
 }
 
 # t_behost_unit: the unit tests that need no input (machine_load,
-# pipeline_test, vmcoreinfo_test), built for s390x against
+# pipeline_test, vmcoreinfo_test, s390x_test: s390x translation with no
+# byte swapping), built for s390x against
 # tools/cross-sysroot's libraries with the library's flags (-Werror), run
 # under qemu-s390x-static; and input_read, the input side's page reader,
 # on the x86_64 vmcore against native kdump dumps of it.
@@ -146,14 +147,14 @@ t_behost_unit() {
 	# shellcheck disable=SC2086
 	(cd "$d/obj" && s390x-linux-gnu-gcc $flags -c "$top"/lib/*.c) || return 1
 	s390x-linux-gnu-ar rcs "$d/libvmsift.a" "$d"/obj/*.o || return 1
-	for t in machine_load pipeline_test vmcoreinfo_test input_read; do
+	for t in machine_load pipeline_test vmcoreinfo_test s390x_test input_read; do
 		# shellcheck disable=SC2086
 		s390x-linux-gnu-gcc $flags -static -o "$d/$t" "$top/tests/unit/$t.c" "$d/libvmsift.a" \
 			-L"$sys/usr/lib/s390x-linux-gnu" -lz -llzo2 -lsnappy -lzstd -ldeflate \
 			-lstdc++ -lm 2>&1 | grep -v "statically linked" >&2
 		[ -x "$d/$t" ] || { echo "$t did not build for s390x"; return 1; }
 	done
-	for t in machine_load pipeline_test vmcoreinfo_test; do
+	for t in machine_load pipeline_test vmcoreinfo_test s390x_test; do
 		timeout 300 qemu-s390x-static "$d/$t" >"$d/$t.log" 2>&1 ||
 			{ tail -n 10 "$d/$t.log"; echo "$t fails on a big-endian host"; return 1; }
 	done

@@ -344,7 +344,7 @@ def normalize(src, dst):
     import shutil
     import subprocess
     e = Elf(src)
-    phentsize, phnum = struct.unpack_from(e.e + 'HH', e.m, 54)
+    phentsize, phnum = struct.unpack_from('<HH', e.m, 54)
     ph = bytes(e.m[e.phoff:e.phoff + phentsize * phnum])
     if 64 + len(ph) > min([l[3] for l in e.loads] + [n[0] for n in e.notes]):
         raise SystemExit('no room to move the program headers')
@@ -352,7 +352,7 @@ def normalize(src, dst):
         shutil.copyfile(src, dst)
     with open(dst, 'r+b') as f:
         f.seek(32)
-        f.write(struct.pack(e.e + 'QQIHHHHHH', 64, 0, 0, 64, phentsize, phnum,
+        f.write(struct.pack('<QQIHHHHHH', 64, 0, 0, 64, phentsize, phnum,
                             0, 0, 0))
         f.seek(64)
         f.write(ph)
