@@ -1785,7 +1785,7 @@ class Builder:
         (big_endian), else little.  The memory image is the arch's own."""
         order = getattr(self, 'elf_order_override', None)
         if order is None:
-            order = 'big' if getattr(self.A, 'big_endian', False) or E == '>' else 'little'
+            order = 'big' if getattr(self.A, 'big_endian', False) else 'little'
         return '>' if order == 'big' else '<'
 
     def note(self, name, ntype, desc):

@@ -45,7 +45,7 @@ class Elf:
         if self.m[:4] != b'\x7fELF':
             raise SystemExit('%s: not an ELF file' % path)
         # EI_DATA: 2 is big-endian (s390x), 1 little-endian.
-        o = self.order = self.e = '>' if self.m[5] == 2 else '<'
+        o = self.order = '>' if self.m[5] == 2 else '<'
         (self.phoff,) = struct.unpack_from(o + 'Q', self.m, 32)
         self.machine, = struct.unpack_from(o + 'H', self.m, 18)
         self.flags, = struct.unpack_from(o + 'I', self.m, 48)
@@ -105,7 +105,7 @@ class Kdump:
             # The dumped machine's byte order: the one in which the
             # header version is a small number (as libkdumpfile tells it).
             v, = struct.unpack_from('<i', hdr, 8)
-            o = self.order = self.e = '<' if 0 < v < 0x10000 else '>'
+            o = self.order = '<' if 0 < v < 0x10000 else '>'
             self.version, = struct.unpack_from(o + 'i', hdr, 8)
             (self.status, self.block_size, self.sub_hdr_size,
              self.bitmap_blocks, self.max_mapnr) = struct.unpack_from(
