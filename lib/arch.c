@@ -5,6 +5,7 @@
  * the memory model, dmesg.c and the kdump writer; calls down into each
  * architecture's ops and the input's reader.
  */
+#include <elf.h>
 #include <stdlib.h>
 
 #include "arch.h"
@@ -20,6 +21,7 @@ static const struct vs_arch_ops *const arch_table[] = {
 	&vs_arch_arm64,
 	&vs_arch_ppc64,
 	&vs_arch_riscv64,
+	&vs_arch_s390x,
 };
 
 static const struct vs_arch_ops *find_ops(uint16_t machine)
@@ -30,22 +32,36 @@ static const struct vs_arch_ops *find_ops(uint16_t machine)
 	return NULL;
 }
 
-/* The name of an ELF machine vmsift may meet in a dump but has no
- * translation for, for the message that refuses it. */
-static const char *machine_name(uint16_t machine)
+int vs_arch_ctx_new(void **out, size_t size, vs_arch_setup_fn setup,
+		    void (*fini)(void *ctx), const struct vs_input *in,
+		    struct vs_reader *r, struct vs_error *err)
 {
-	static const struct { uint16_t em; const char *name; } names[] = {
-		{ 2, "SPARC" }, { 3, "i386" }, { 8, "MIPS" },
-		{ 15, "PA-RISC" }, { 20, "PowerPC" }, { 21, "PowerPC64" },
-		{ 22, "S/390" }, { 40, "ARM" }, { 43, "SPARC V9" },
-		{ 50, "IA-64" }, { 62, "x86-64" }, { 183, "AArch64" },
-		{ 243, "RISC-V" }, { 258, "LoongArch" },
-	};
+	void *c;
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i].em == machine)
-			return names[i].name;
-	return "unknown";
+	if (!in->vi)
+		return vs_err(err, "the dump has no VMCOREINFO");
+	c = calloc(1, size);
+	if (!c)
+		return vs_err_oom(err, "out of memory");
+	if (setup(c, in, r, err) < 0) {
+		fini(c);
+		return -1;
+	}
+	*out = c;
+	return 0;
+}
+
+/* A name for ELF machine EM in messages: an architecture vmsift may
+ * read without translating (-d 0, -d 1) but not filter. */
+static const char *machine_name(uint16_t em)
+{
+	switch (em) {
+	case EM_386: return "i386";
+	case EM_ARM: return "arm";
+	case EM_MIPS: return "mips";
+	case EM_LOONGARCH: return "loongarch64";
+	default: return "unknown";
+	}
 }
 
 int vs_arch_new(struct vs_arch **out, const struct vs_input *in,

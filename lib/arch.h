@@ -55,6 +55,18 @@ extern const struct vs_arch_ops vs_arch_x86_64;
 extern const struct vs_arch_ops vs_arch_arm64;
 extern const struct vs_arch_ops vs_arch_ppc64;
 extern const struct vs_arch_ops vs_arch_riscv64;
+extern const struct vs_arch_ops vs_arch_s390x;
+
+/* An architecture's setup of its private state CTX (zeroed) from IN. */
+typedef int (*vs_arch_setup_fn)(void *ctx, const struct vs_input *in,
+				struct vs_reader *r, struct vs_error *err);
+
+/* The common part of an init(): fails unless IN has VMCOREINFO; allocates
+ * SIZE zeroed bytes, lets SETUP fill them and stores them in *OUT; when
+ * SETUP fails, FINI (which takes a part-filled state) releases them. */
+int vs_arch_ctx_new(void **out, size_t size, vs_arch_setup_fn setup,
+		    void (*fini)(void *ctx), const struct vs_input *in,
+		    struct vs_reader *r, struct vs_error *err);
 
 /* The translation of IN's kernel.  Fails, naming the missing key, when the
  * architecture is unknown or VMCOREINFO lacks what translation needs. */

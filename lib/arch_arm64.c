@@ -34,8 +34,6 @@
  * so a corrupt table fails one translation, never a read outside the dump.
  */
 #include <elf.h>
-#include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "arch.h"
@@ -60,25 +58,6 @@ struct arm64_ctx {
 	struct vs_machine m;         /* page-table entries' byte order */
 };
 
-/* NUMBER(NAME) as arm64 writes it: decimal, or hex after "0x". */
-static int number(const struct vs_vmcoreinfo *vi, const char *name,
-		  uint64_t *v)
-{
-	char key[64];
-	const char *s;
-	char *end;
-	int hex;
-
-	snprintf(key, sizeof(key), "NUMBER(%s)", name);
-	s = vs_vi_raw(vi, key);
-	if (!s || !*s || *s == '-' || *s == '+')
-		return 0;
-	hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-	errno = 0;
-	*v = strtoull(hex ? s + 2 : s, &end, hex ? 16 : 10);
-	return errno == 0 && *end == '\0' && end != (hex ? s + 2 : s);
-}
-
 /* A symbol known to be in the kernel image, for layout guesses. */
 static int image_symbol(const struct vs_vmcoreinfo *vi, uint64_t *va)
 {
@@ -92,7 +71,7 @@ static int find_va_bits(struct arm64_ctx *c, const struct vs_vmcoreinfo *vi,
 	static const unsigned guesses[] = { 48, 47, 42, 39, 36 };
 	uint64_t v, sym;
 
-	if (number(vi, "VA_BITS", &v)) {
+	if (vs_vi_unsigned(vi, "VA_BITS", &v)) {
 		if (v < 36 || v > 52)
 			return vs_err(err, "NUMBER(VA_BITS)=%llu is not between "
 				      "36 and 52", (unsigned long long)v);
@@ -120,7 +99,7 @@ static int find_vabits_actual(struct arm64_ctx *c,
 {
 	uint64_t t1sz, ms;
 
-	if (number(vi, "TCR_EL1_T1SZ", &t1sz)) {
+	if (vs_vi_unsigned(vi, "TCR_EL1_T1SZ", &t1sz)) {
 		if (t1sz < 12 || t1sz > 28)
 			return vs_err(err, "NUMBER(TCR_EL1_T1SZ)=%llu gives no "
 				      "usable address size",
@@ -179,7 +158,7 @@ static void set_oa_layout(struct arm64_ctx *c, const struct vs_vmcoreinfo *vi)
 {
 	uint64_t pa_bits;
 
-	if (!number(vi, "MAX_PHYSMEM_BITS", &pa_bits))
+	if (!vs_vi_unsigned(vi, "MAX_PHYSMEM_BITS", &pa_bits))
 		pa_bits = c->va_bits == 52 ? 52 : 48;
 	if (pa_bits != 52)
 		c->oa = OA_48;
@@ -192,7 +171,7 @@ static void set_oa_layout(struct arm64_ctx *c, const struct vs_vmcoreinfo *vi)
 static int find_phys_offset(struct arm64_ctx *c, const struct vs_input *in,
 			    struct vs_error *err)
 {
-	if (number(in->vi, "PHYS_OFFSET", &c->phys_offset)) {
+	if (vs_vi_unsigned(in->vi, "PHYS_OFFSET", &c->phys_offset)) {
 		/* A kernel built for 52-bit VA running with fewer bits moves
 		 * memstart_addr down by PAGE_OFFSET(vabits_actual) -
 		 * PAGE_OFFSET(VA_BITS), so that its __pa() can subtract the
@@ -228,7 +207,7 @@ static int find_pgd(struct arm64_ctx *c, const struct vs_vmcoreinfo *vi,
 		c->pgd = va - c->lin_start + c->phys_offset;
 		return 0;
 	}
-	if (!number(vi, "kimage_voffset", &voff))
+	if (!vs_vi_unsigned(vi, "kimage_voffset", &voff))
 		return vs_err(err, "VMCOREINFO lacks 'NUMBER(kimage_voffset)' "
 			      "to find swapper_pg_dir (0x%llx) in the kernel "
 			      "image", (unsigned long long)va);
@@ -332,9 +311,13 @@ static int arm64_vtop(const void *ctx, struct vs_reader *r, uint64_t va,
 	return walk(c, r, va, pa, span, err);
 }
 
-static int setup(struct arm64_ctx *c, const struct vs_input *in,
+static int setup(void *ctx, const struct vs_input *in, struct vs_reader *r,
 		 struct vs_error *err)
 {
+	struct arm64_ctx *c = ctx;
+
+	(void)r;
+	vs_machine_set(&c->m, in->page_size, 0, 8);
 	c->page_shift = in->page_shift;
 	if (c->page_shift != 12 && c->page_shift != 14 && c->page_shift != 16)
 		return vs_err(err, "page size %llu is not 4K, 16K or 64K",
@@ -351,29 +334,16 @@ static int setup(struct arm64_ctx *c, const struct vs_input *in,
 	return find_pgd(c, in->vi, err);
 }
 
-static int arm64_init(void **out, const struct vs_input *in,
-		      struct vs_reader *r, struct vs_error *err)
-{
-	struct arm64_ctx *c;
-
-	(void)r;
-	if (!in->vi)
-		return vs_err(err, "the dump has no VMCOREINFO");
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		return vs_err_oom(err, "out of memory");
-	vs_machine_set(&c->m, in->page_size, 0, 8);
-	if (setup(c, in, err) < 0) {
-		free(c);
-		return -1;
-	}
-	*out = c;
-	return 0;
-}
-
 static void arm64_fini(void *ctx)
 {
 	free(ctx);
+}
+
+static int arm64_init(void **out, const struct vs_input *in,
+		      struct vs_reader *r, struct vs_error *err)
+{
+	return vs_arch_ctx_new(out, sizeof(struct arm64_ctx), setup, arm64_fini, in,
+			       r, err);
 }
 
 const struct vs_arch_ops vs_arch_arm64 = {

@@ -57,7 +57,6 @@
  * Not yet: hugepd directories.
  */
 #include <elf.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -110,25 +109,6 @@ static unsigned kernel_version(const struct vs_vmcoreinfo *vi)
 
 #define KV(a, b) ((a) * 65536u + (b) * 256u)
 
-/* NUMBER(NAME), unsigned: decimal, or hex after "0x" (vmalloc_start). */
-static int number(const struct vs_vmcoreinfo *vi, const char *name,
-		  uint64_t *v)
-{
-	char key[64];
-	const char *s;
-	char *end;
-	int hex;
-
-	snprintf(key, sizeof(key), "NUMBER(%s)", name);
-	s = vs_vi_raw(vi, key);
-	if (!s || !*s || *s == '-' || *s == '+')
-		return 0;
-	hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-	errno = 0;
-	*v = strtoull(hex ? s + 2 : s, &end, hex ? 16 : 10);
-	return errno == 0 && *end == '\0' && end != (hex ? s + 2 : s);
-}
-
 /* Radix or hash: NUMBER(RADIX_MMU), else the cpu_spec's MMU features. */
 static void find_mmu(struct ppc64_ctx *c, const struct vs_input *in,
 		     struct vs_reader *r)
@@ -138,7 +118,7 @@ static void find_mmu(struct ppc64_ctx *c, const struct vs_input *in,
 	uint8_t b[8];
 	struct vs_error e = { 0 };
 
-	if (number(in->vi, "RADIX_MMU", &v)) {
+	if (vs_vi_unsigned(in->vi, "RADIX_MMU", &v)) {
 		c->radix = v == 1;
 		return;
 	}
@@ -367,9 +347,10 @@ static int read_vmemmap_list(struct ppc64_ctx *c, const struct vs_input *in,
 	return 0;
 }
 
-static int setup(struct ppc64_ctx *c, const struct vs_input *in,
-		 struct vs_reader *r, struct vs_error *err)
+static int setup(void *ctx, const struct vs_input *in, struct vs_reader *r,
+		 struct vs_error *err)
 {
+	struct ppc64_ctx *c = ctx;
 	uint64_t va, vs;
 	unsigned kv;
 
@@ -381,7 +362,7 @@ static int setup(struct ppc64_ctx *c, const struct vs_input *in,
 	find_mmu(c, in, r);
 	if (set_layout(c, kv, err) < 0)
 		return -1;
-	if (number(in->vi, "VMALLOC_START", &vs) && vs > KERNEL_BASE)
+	if (vs_vi_unsigned(in->vi, "VMALLOC_START", &vs) && vs > KERNEL_BASE)
 		c->lin_end = vs;
 	else if (!c->radix && kv && kv < KV(5, 2))
 		c->lin_end = VMALLOC_HREGION;
@@ -397,25 +378,6 @@ static int setup(struct ppc64_ctx *c, const struct vs_input *in,
 	return c->radix ? 0 : read_vmemmap_list(c, in, r, err);
 }
 
-static int ppc64_init(void **out, const struct vs_input *in,
-		      struct vs_reader *r, struct vs_error *err)
-{
-	struct ppc64_ctx *c;
-
-	if (!in->vi)
-		return vs_err(err, "the dump has no VMCOREINFO");
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		return vs_err_oom(err, "out of memory");
-	if (setup(c, in, r, err) < 0) {
-		free(c->vmemmap);
-		free(c);
-		return -1;
-	}
-	*out = c;
-	return 0;
-}
-
 static void ppc64_fini(void *ctx)
 {
 	struct ppc64_ctx *c = ctx;
@@ -423,6 +385,13 @@ static void ppc64_fini(void *ctx)
 	if (c)
 		free(c->vmemmap);
 	free(c);
+}
+
+static int ppc64_init(void **out, const struct vs_input *in,
+		      struct vs_reader *r, struct vs_error *err)
+{
+	return vs_arch_ctx_new(out, sizeof(struct ppc64_ctx), setup,
+			       ppc64_fini, in, r, err);
 }
 
 const struct vs_arch_ops vs_arch_ppc64 = {

@@ -36,8 +36,6 @@
  * through vs_read_phys, so a corrupt table fails one translation (the
  * filter keeps what it cannot judge), never a read outside the dump.
  */
-#include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "arch.h"
@@ -66,30 +64,10 @@ struct rv_ctx {
 	uint64_t pgd;                /* physical address of swapper_pg_dir */
 };
 
-/* NUMBER(NAME) as riscv writes it: decimal, or hex after "0x". */
-static int number(const struct vs_vmcoreinfo *vi, const char *name,
-		  uint64_t *v)
-{
-	char key[64];
-	const char *s, *digits;
-	char *end;
-	int hex;
-
-	snprintf(key, sizeof(key), "NUMBER(%s)", name);
-	s = vs_vi_raw(vi, key);
-	if (!s || !*s || *s == '-' || *s == '+')
-		return 0;
-	hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-	digits = hex ? s + 2 : s;
-	errno = 0;
-	*v = strtoull(digits, &end, hex ? 16 : 10);
-	return errno == 0 && *end == '\0' && end != digits;
-}
-
 static int need(const struct vs_vmcoreinfo *vi, const char *name,
 		uint64_t *v, struct vs_error *err)
 {
-	if (number(vi, name, v))
+	if (vs_vi_unsigned(vi, name, v))
 		return 0;
 	return vs_err(err, "VMCOREINFO lacks 'NUMBER(%s)'", name);
 }
@@ -121,10 +99,11 @@ static void set_lin_end(struct rv_ctx *c, const struct vs_vmcoreinfo *vi)
 	uint64_t v;
 
 	c->lin_end = c->kernel_link;
-	if (!number(vi, "MODULES_VADDR", &v) && c->kernel_link > (2ull << 30))
+	if (!vs_vi_unsigned(vi, "MODULES_VADDR", &v) &&
+	    c->kernel_link > (2ull << 30))
 		c->lin_end = c->kernel_link - (2ull << 30);
 	for (size_t i = 0; i < sizeof(starts) / sizeof(starts[0]); i++)
-		if (number(vi, starts[i], &v) && v > c->page_offset &&
+		if (vs_vi_unsigned(vi, starts[i], &v) && v > c->page_offset &&
 		    v < c->lin_end)
 			c->lin_end = v;
 }
@@ -137,7 +116,7 @@ static int is_linear(const struct rv_ctx *c, uint64_t va)
 static int find_phys_ram_base(struct rv_ctx *c, const struct vs_input *in,
 			      struct vs_error *err)
 {
-	if (number(in->vi, "phys_ram_base", &c->phys_ram_base))
+	if (vs_vi_unsigned(in->vi, "phys_ram_base", &c->phys_ram_base))
 		return 0;
 	for (size_t i = 0; i < in->nr_loads; i++) {
 		const struct vs_segment *s = &in->loads[i];
@@ -151,12 +130,14 @@ static int find_phys_ram_base(struct rv_ctx *c, const struct vs_input *in,
 		      "PT_LOAD maps the linear region");
 }
 
-static int setup(struct rv_ctx *c, const struct vs_input *in,
+static int setup(void *ctx, const struct vs_input *in, struct vs_reader *r,
 		 struct vs_error *err)
 {
+	struct rv_ctx *c = ctx;
 	const struct vs_vmcoreinfo *vi = in->vi;
 	uint64_t va;
 
+	(void)r;
 	if (in->page_size != 4096)
 		return vs_err(err, "page size %llu is not 4K",
 			      (unsigned long long)in->page_size);
@@ -265,28 +246,16 @@ static int rv_vtop(const void *ctx, struct vs_reader *r, uint64_t va,
 	return walk(c, r, va, pa, span, err);
 }
 
-static int rv_init(void **out, const struct vs_input *in, struct vs_reader *r,
-		   struct vs_error *err)
-{
-	struct rv_ctx *c;
-
-	(void)r;
-	if (!in->vi)
-		return vs_err(err, "the dump has no VMCOREINFO");
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		return vs_err_oom(err, "out of memory");
-	if (setup(c, in, err) < 0) {
-		free(c);
-		return -1;
-	}
-	*out = c;
-	return 0;
-}
-
 static void rv_fini(void *ctx)
 {
 	free(ctx);
+}
+
+static int rv_init(void **out, const struct vs_input *in, struct vs_reader *r,
+		   struct vs_error *err)
+{
+	return vs_arch_ctx_new(out, sizeof(struct rv_ctx), setup, rv_fini, in,
+			       r, err);
 }
 
 const struct vs_arch_ops vs_arch_riscv64 = {

@@ -201,23 +201,18 @@ static void set_page_offset(struct x86_ctx *c, const struct vs_input *in,
 	c->direct_end = po + (in->max_mapnr << c->m.page_shift);
 }
 
-static int x86_init(void **out, const struct vs_input *in, struct vs_reader *r,
-		    struct vs_error *err)
+static int setup(void *ctx, const struct vs_input *in, struct vs_reader *r,
+		 struct vs_error *err)
 {
-	struct x86_ctx *c;
+	struct x86_ctx *c = ctx;
 	uint64_t root;
 	int64_t v;
 
-	if (!in->vi)
-		return vs_err(err, "the dump has no VMCOREINFO");
 	if (in->page_size != 1ull << X86_PAGE_SHIFT)
 		return vs_err(err, "the dump's page size is %llu, not x86_64's "
 			      "4096", (unsigned long long)in->page_size);
 	if (find_root(in, &root, err) < 0)
 		return -1;
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		return vs_err_oom(err, "out of memory");
 	vs_machine_set(&c->m, in->page_size, 0, 8);
 	c->phys_base = find_phys_base(in);
 	c->image_size = vs_vi_number(in->vi, "KERNEL_IMAGE_SIZE", &v) && v > 0 ?
@@ -226,20 +221,24 @@ static int x86_init(void **out, const struct vs_input *in, struct vs_reader *r,
 	c->addr_mask = PTE_ADDR_MASK;
 	if (vs_vi_number(in->vi, "sme_mask", &v))
 		c->addr_mask &= ~(uint64_t)v;
-	if (root < START_KERNEL_MAP || root - START_KERNEL_MAP >= c->image_size) {
-		free(c);
+	if (root < START_KERNEL_MAP || root - START_KERNEL_MAP >= c->image_size)
 		return vs_err(err, "page-table root 0x%llx is outside the "
 			      "kernel image", (unsigned long long)root);
-	}
 	c->pgd = root - START_KERNEL_MAP + c->phys_base;
 	set_page_offset(c, in, r);
-	*out = c;
 	return 0;
 }
 
 static void x86_fini(void *ctx)
 {
 	free(ctx);
+}
+
+static int x86_init(void **out, const struct vs_input *in, struct vs_reader *r,
+		    struct vs_error *err)
+{
+	return vs_arch_ctx_new(out, sizeof(struct x86_ctx), setup, x86_fini, in,
+			       r, err);
 }
 
 const struct vs_arch_ops vs_arch_x86_64 = {

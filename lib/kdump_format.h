@@ -140,8 +140,9 @@ static inline void kdump_page_desc_order(const struct vs_machine *m,
 }
 
 /* The byte order a kdump header at H (raw, as read) is written in: the
- * one in which its header_version is a small positive number, as
- * libkdumpfile and crash tell it.  -1 if neither. */
+ * one in which its header_version is a small positive number (1 if
+ * big-endian, 0 if little); -1 if neither.  Little is tried first, as
+ * libkdumpfile does with its own sanity checks. */
 static inline int kdump_header_big_endian(const struct kdump_header *h)
 {
 	const uint8_t *v = (const uint8_t *)&h->header_version;

@@ -37,7 +37,10 @@ struct kdump_input {
 	unsigned header_cpus;        /* nr_cpus of the header */
 };
 
-static uint16_t machine_of(const char *uts_machine)
+/* The ELF machine of the header's utsname.machine; without one (a dump
+ * written without the kernel's utsname), the byte order's usual machine:
+ * s390x for big-endian, x86_64 for little. */
+static uint16_t machine_of(const char *uts_machine, int big_endian)
 {
 	static const struct { const char *name; uint16_t em; } map[] = {
 		{ "x86_64", EM_X86_64 }, { "aarch64", EM_AARCH64 },
@@ -49,7 +52,7 @@ static uint16_t machine_of(const char *uts_machine)
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
 		if (!strcmp(uts_machine, map[i].name))
 			return map[i].em;
-	return EM_X86_64;  /* old dumps without utsname: the common case */
+	return big_endian ? EM_S390 : EM_X86_64;
 }
 
 static int check_header(struct vs_input *in, const struct kdump_header *h,
@@ -126,7 +129,7 @@ static int read_headers(struct vs_input *in, struct vs_error *err)
 	kd->header_cpus = h.nr_cpus > 0 ? (unsigned)h.nr_cpus : 0;
 	in->page_size = kd->block_size;
 	in->page_shift = (unsigned)__builtin_ctzll(in->page_size);
-	in->elf_machine = machine_of(h.utsname.machine);
+	in->elf_machine = machine_of(h.utsname.machine, in->order.big_endian);
 	if (vs_file_read_at(&in->file, &sh, sizeof(sh), kd->block_size, "kdump sub header",
 		    err) < 0)
 		return -1;

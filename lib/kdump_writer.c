@@ -197,16 +197,17 @@ static int write_headers(struct kd_writer *w, struct vs_error *err)
  * NUMBER(phys_ram_base) (both 0x hex). */
 static uint64_t header_phys_base(const struct vs_input *in)
 {
-	const char *s = vs_vi_raw(in->vi, "NUMBER(PHYS_OFFSET)");
 	int64_t phys_base = 0;
+	uint64_t v;
 
-	if (!s)
-		s = vs_vi_raw(in->vi, "NUMBER(phys_ram_base)");
 	if (in->prev.known)
 		return in->prev.phys_base;
 	if (vs_vi_number(in->vi, "phys_base", &phys_base))
 		return (uint64_t)phys_base;
-	return s ? strtoull(s, NULL, 0) : 0;
+	if (vs_vi_unsigned(in->vi, "PHYS_OFFSET", &v) ||
+	    vs_vi_unsigned(in->vi, "phys_ram_base", &v))
+		return v;
+	return 0;
 }
 
 static int write_sub_header(struct kd_writer *w, const struct kd_out *o,

@@ -193,6 +193,19 @@ int vs_vi_number(const struct vs_vmcoreinfo *vi, const char *name, int64_t *v)
 	return parse_signed(lookup(vi, "NUMBER", name), 10, v);
 }
 
+int vs_vi_unsigned(const struct vs_vmcoreinfo *vi, const char *name,
+		   uint64_t *v)
+{
+	const char *s = lookup(vi, "NUMBER", name);
+
+	if (!s || *s == '+')
+		return 0;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		return s[2] != '+' && s[2] != '-' &&
+		       parse_unsigned(s + 2, 16, v);
+	return parse_unsigned(s, 10, v);
+}
+
 int vs_vi_decimal(const struct vs_vmcoreinfo *vi, const char *key, int64_t *v)
 {
 	return parse_signed(vs_vi_raw(vi, key), 10, v);

@@ -37,6 +37,10 @@ int vs_vi_size(const struct vs_vmcoreinfo *vi, const char *type, int64_t *v);
 int vs_vi_offset(const struct vs_vmcoreinfo *vi, const char *member, int64_t *v);
 int vs_vi_length(const struct vs_vmcoreinfo *vi, const char *name, int64_t *v);
 int vs_vi_number(const struct vs_vmcoreinfo *vi, const char *name, int64_t *v);
+/* NUMBER(NAME) as an unsigned value, the way the architectures write
+ * addresses and masks: decimal, or hex after "0x" (no sign). */
+int vs_vi_unsigned(const struct vs_vmcoreinfo *vi, const char *name,
+		   uint64_t *v);
 /* A plain key with a decimal value (PAGESIZE, CRASHTIME). */
 int vs_vi_decimal(const struct vs_vmcoreinfo *vi, const char *key, int64_t *v);
 /* A plain key with a hex value (KERNELOFFSET). */

@@ -67,10 +67,12 @@ def read_bitmaps(path):
         if hdr[:8] not in (b'KDUMP   ', b'DISKDUMP'):
             raise ValueError('not a kdump-compressed file (signature %r)'
                              % hdr[:8])
+        # the dumped machine's byte order: header_version is small
+        e = '<' if struct.unpack_from('<i', hdr, 8)[0] < 0x10000 else '>'
         block_size, sub_hdr_size, bitmap_blocks = \
-            struct.unpack_from('<iiI', hdr, 428)
+            struct.unpack_from(e + 'iiI', hdr, 428)
         f.seek(block_size + 96)
-        max_mapnr = struct.unpack('<Q', f.read(8))[0]
+        max_mapnr = struct.unpack(e + 'Q', f.read(8))[0]
         half = bitmap_blocks * block_size // 2
         f.seek((1 + sub_hdr_size) * block_size)
         bm1 = f.read(half)

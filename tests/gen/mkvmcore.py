@@ -33,15 +33,23 @@ import gens as G  # noqa: E402
 import arm64 as A64  # noqa: E402
 import ppc64 as P64  # noqa: E402
 import riscv64 as RV  # noqa: E402
+import s390x as S390  # noqa: E402
 
 PAGE = 4096
 PAGE_SHIFT = 12
+E = '<'            # the dumped machine's byte order, for struct formats
 
 
 def set_page_size(size):
     """The dumped machine's page size: 4096 unless an arm64 spec says."""
     global PAGE, PAGE_SHIFT
     PAGE, PAGE_SHIFT = size, size.bit_length() - 1
+
+
+def set_byte_order(big):
+    """Little-endian unless the spec's machine is big-endian (s390x)."""
+    global E
+    E = '>' if big else '<'
 START_KERNEL_MAP = G.START_KERNEL_MAP
 LIST_POISON1 = 0xdead000000000100
 LIST_POISON2 = 0xdead000000000122
@@ -94,6 +102,7 @@ class Spec:
         self.path = path
         self.name = os.path.splitext(os.path.basename(path))[0]
         set_page_size(4096)
+        set_byte_order(False)
         self.arm = None            # the `arch arm64` options, or x86_64
         self.dmesg = False         # a 3.5-5.9 record log buffer
         self.gen = None
@@ -141,8 +150,10 @@ class Spec:
             return self._arch_ppc64(w)
         if w[0] == 'riscv64':
             return self._arch_riscv64(w[1:])
+        if w[0] == 's390x':
+            return self._arch_s390x(w[1:])
         if w[0] != 'arm64':
-            raise ValueError('arch x86_64|arm64|ppc64le|riscv64')
+            raise ValueError('arch x86_64|arm64|ppc64le|riscv64|s390x')
         if self.ram:
             raise ValueError('arch must come before ram')
         a = dict(page=4096, va=48, vabits=None, layout='flipped', pa=48,
@@ -211,6 +222,32 @@ class Spec:
         self.arm = a
         self.kernel['ptload'] = False
 
+    def _arch_s390x(self, w):
+        """s390x.py's geometry, built by the arm64 code (self.arm);
+        big-endian."""
+        if self.ram:
+            raise ValueError('arch must come before ram')
+        a = dict(arch='s390x', page=4096, levels=3, layout='legacy',
+                 os_info=False, vabits=None, pa=46, linear=None,
+                 phys_offset=None)
+        for o in w:
+            k, v = o.split('=', 1)
+            if k == 'levels' and v in ('3', '4', '5'):
+                a[k] = int(v)
+            elif k == 'layout' and v in ('legacy', 'vr'):
+                a[k] = v
+            elif k == 'os_info' and v in ('yes', 'no'):
+                a[k] = v == 'yes'
+            elif k == 'linear' and v in ('l1', 'l2', 'page'):
+                a[k] = v
+            else:
+                raise ValueError('arch s390x levels=3|4|5 '
+                                 '[layout=legacy|vr] [os_info=yes|no] '
+                                 '[linear=l1|l2|page]')
+        self.arm = a
+        self.kernel['ptload'] = False
+        set_byte_order(True)
+
     def _directive(self, w):
         d = w[0]
         if d == 'arch':
@@ -238,7 +275,8 @@ class Spec:
             self.vmemmap = None if w[1] == 'default' else (
                 'none' if w[1] == 'none' else num(w[1]))
             if len(w) > 2:
-                self.vmemmap_size = {'page': '4k', 'l2': '2m', 'l1': '1g'}.get(
+                self.vmemmap_size = {'page': '4k', 'l2': '2m', 'l1': '1g',
+                                     '1m': '2m', '2g': '1g'}.get(
                     w[2].lower(), w[2].lower())
                 if self.vmemmap_size not in ('4k', '2m', '1g'):
                     raise ValueError('vmemmap mapping size: 4k|2m|1g')
@@ -452,6 +490,12 @@ class Builder:
         for p in range(kp0, kp0 + (self.ksize >> PAGE_SHIFT)):
             self.owner[p] = 'kimage'
         self.kimage_next = (self.kload + self.ksize) >> PAGE_SHIFT
+        self.table_level = {}  # table pfn -> its level (s390x)
+        if getattr(self.A, 'arch', None) == 's390x':
+            for p in (0, 1):          # the lowcore, zero but os_info's
+                self.owner[p] = 'lowcore'
+                self.meta_kind[p] = 'lowcore'
+                self.mem.zero_page(p)
 
     def setup_arm(self):
         """arm64: the layout of arm64.py; phys_base is PHYS_OFFSET."""
@@ -462,6 +506,11 @@ class Builder:
             if a.get('arch') == 'riscv64':
                 self.A = RV.Riscv64(a['va'], min(r[0] for r in s.ram))
                 self.A.napot = a.get('napot') == 'vmemmap'
+            elif a.get('arch') == 's390x':
+                self.A = S390.S390x(a['levels'], a['layout'],
+                                    min(r[0] for r in s.ram),
+                                    max(r[1] for r in s.ram))
+                self.A.os_info = a['os_info']
             else:
                 self.A = A64.Arm64(a['page'], a['va'], a['vabits'],
                                    a['layout'], a['pa'],
@@ -477,7 +526,10 @@ class Builder:
         elif s.vmemmap is None:
             self.vmemmap = self.A.vmemmap_base(self.L['size'])
         self.max_physmem_bits = s.max_physmem_bits or a['pa']
-        self.kvbase = self.A.kimage_vaddr + self.koffset
+        if hasattr(self.A, 'image_base'):
+            self.kvbase = self.A.image_base(self.kload, self.koffset)
+        else:
+            self.kvbase = self.A.kimage_vaddr + self.koffset
         self.kimage_voffset = (self.kvbase - self.kload) & A64.M64
         self.stext = self.kvbase + 0x10000
         self.phys_base = self.A.phys_offset
@@ -671,11 +723,12 @@ class Builder:
         for _ in range(getattr(A, 'top_pages', 1) - 1):
             self.top = self.kimage_alloc('pgtable')   # contiguous, down
         self.tables[self.top] = {}
+        self.table_level[self.top] = A.top
         self.static_tables = {self.top}
         ppc = getattr(A, 'machine', None) == 'ppc64le'
         klevel = getattr(A, 'kernel_level', 3)
         for pa in range(self.kload, self.kload + self.ksize,
-                        A.block_size(klevel)) if not ppc else ():
+                        A.block_size(klevel)) if klevel and not ppc else ():
             va = self.kva(pa)
             t = self.map_table_path(va, 4 - klevel, static=True)
             self.tables[t][A.idx(va, klevel)] = A.page_desc(pa, exec_=True)
@@ -714,7 +767,10 @@ class Builder:
         """Index of VA in the table I steps below the top."""
         return self.A.idx(va, self.A.top + i) if self.A else self.idx(va, i)
 
-    def table_entry(self, pfn):
+    def table_entry(self, pfn, level=None):
+        """An entry pointing at table PFN, in a table of LEVEL."""
+        if hasattr(self.A, 'table_desc_at'):
+            return self.A.table_desc_at(pfn << PAGE_SHIFT, level)
         if self.A:
             return self.A.table_desc(pfn << PAGE_SHIFT)
         return (pfn << PAGE_SHIFT) | PTE_TABLE
@@ -757,19 +813,30 @@ class Builder:
             i = self.tidx(va, level)
             e = self.tables[t].get(i)
             if e is None:
+                lvl = (self.A.top if self.A else 0) + level + 1
+                n = self.table_pages(lvl)
                 if static:
-                    nt = self.kimage_alloc('pgtable')
+                    for _ in range(n):       # contiguous, down
+                        nt = self.kimage_alloc('pgtable')
                 else:
-                    nt = self.alloc('pgtable')
+                    nt = self.alloc('pgtable', n, n)
                 self.tables[nt] = {}
+                self.table_level[nt] = lvl
                 off = self.table_frag(level + 1)
                 if off:
                     self.table_off[nt] = off
-                self.tables[t][i] = self.table_entry(nt) + off
+                self.tables[t][i] = self.table_entry(nt, lvl - 1) + off
                 t = nt
             else:
                 t = self.entry_pfn(e)
         return t
+
+    def table_pages(self, level):
+        """Pages a table at LEVEL takes (s390x: 4 for a region or
+        segment table)."""
+        if hasattr(self.A, 'table_pages'):
+            return self.A.table_pages(level)
+        return 1
 
     def table_frag(self, level):
         """Byte offset in its page of a new table at LEVEL (0 = top):
@@ -788,12 +855,17 @@ class Builder:
         return t, (va >> shift) & 511
 
     def write_tables(self):
-        fmt = getattr(self.A, 'entry_fmt', '<Q')   # ppc64: big-endian
+        fmt = getattr(self.A, 'entry_fmt', E + 'Q')   # ppc64: big-endian
         for t, ents in self.tables.items():
             off = self.table_off.get(t, 0)         # ppc64 fragments
             # a top table may span pages (ppc64 radix 4K: 64 KiB)
             buf = bytearray(max(PAGE, -(-(max(ents, default=0) + 1) * 8
                                         // PAGE) * PAGE))
+            if hasattr(self.A, 'empty_entry'):     # s390x: TT|I, PTE I
+                lvl = self.table_level[t]
+                buf = bytearray(self.table_pages(lvl) * PAGE)
+                empty = struct.pack(fmt, self.A.empty_entry(lvl))
+                buf[:] = empty * (len(buf) // 8)
             for i, e in ents.items():
                 struct.pack_into(fmt, buf, off + i * 8, e)
             self.mem.write(t << PAGE_SHIFT, bytes(buf))
@@ -878,7 +950,7 @@ class Builder:
             p = self.kimage_alloc('kdata')
             self.sym_mem_map = self.kva(p << PAGE_SHIFT)
             self.mem.write(p << PAGE_SHIFT,
-                           struct.pack('<Q', self.flat_mem_map))
+                           struct.pack(E + 'Q', self.flat_mem_map))
             return
         secmap = {}
         for (p0, p1, va), sec in zip(self.memmap_ranges, self.sections):
@@ -893,7 +965,7 @@ class Builder:
             self.length_mem_section = self.nr_mem_sections
             for sec, v in secmap.items():
                 self.mem.write((base << PAGE_SHIFT) + sec * self.ms_size,
-                               struct.pack('<Q', v))
+                               struct.pack(E + 'Q', v))
             self.roots = None
             return
         nroots = -(-self.nr_mem_sections // self.sections_per_root)
@@ -916,10 +988,10 @@ class Builder:
                 q = self.alloc('memsection')
                 self.roots[r] = q
                 self.mem.write(self.root_base_pa + r * 8,
-                               struct.pack('<Q', self.dva(q << PAGE_SHIFT)))
+                               struct.pack(E + 'Q', self.dva(q << PAGE_SHIFT)))
             self.mem.write((self.roots[r] << PAGE_SHIFT) +
                            (sec % self.sections_per_root) * self.ms_size,
-                           struct.pack('<Q', v))
+                           struct.pack(E + 'Q', v))
 
     # -- struct page encoding -------------------------------------------------
     def fl(self, *names):
@@ -938,7 +1010,7 @@ class Builder:
         off = self.L.get(field) if isinstance(field, str) else field
         if off is None:
             return
-        fmt = {1: '<B', 2: '<H', 4: '<I', 8: '<Q'}[size]
+        fmt = {1: E + 'B', 2: E + 'H', 4: E + 'I', 8: E + 'Q'}[size]
         struct.pack_into(fmt, buf, off, val & ((1 << (8 * size)) - 1))
 
     def base_page(self, flags, mapcount=-1, refcount=1, mapping=0, private=0,
@@ -1125,12 +1197,12 @@ class Builder:
         unaccepted head, so its effect stays on this one page."""
         while True:
             b = bytearray(self.rng.getrandbits(8) for _ in range(self.psize))
-            f = struct.unpack_from('<Q', b, self.L['flags'])[0]
+            f = struct.unpack_from(E + 'Q', b, self.L['flags'])[0]
             f &= ~(1 << self.F['head'])
             if 'buddy' in self.F:
                 f &= ~(1 << self.F['buddy'])
-            struct.pack_into('<Q', b, self.L['flags'], f)
-            mc = struct.unpack_from('<i', b, self.L['mapcount'])[0]
+            struct.pack_into(E + 'Q', b, self.L['flags'], f)
+            mc = struct.unpack_from(E + 'i', b, self.L['mapcount'])[0]
             if mc in self.T.values():
                 continue
             return b
@@ -1204,7 +1276,7 @@ class Builder:
         for _ in range(-(-len(buf) // PAGE)):
             base = self.kimage_alloc('kdata')
         pa = base << PAGE_SHIFT
-        struct.pack_into('<Q', buf, M.SYM['log_buf'],
+        struct.pack_into(E + 'Q', buf, M.SYM['log_buf'],
                          self.kva(pa + M.LOGBUF))
         self.mem.write(pa, bytes(buf))
         self.dmesg_keys = [('SYMBOL(%s)' % k, '%x' % self.kva(pa + v))
@@ -1265,7 +1337,7 @@ class Builder:
             pgdat_va = self.dva(base << PAGE_SHIFT)
             p = self.kimage_alloc('kdata')        # node_data[MAX_NUMNODES]
             self.sym_node_data = self.kva(p << PAGE_SHIFT)
-            self.mem.write(p << PAGE_SHIFT, struct.pack('<Q', pgdat_va))
+            self.mem.write(p << PAGE_SHIFT, struct.pack(E + 'Q', pgdat_va))
         else:
             X['nodemask'] = 8                     # MAX_NUMNODES 1
             base = None
@@ -1277,12 +1349,12 @@ class Builder:
         # NUMA: the kernel exports it unconditionally)
         p = self.kimage_alloc('kdata')
         self.sym_node_online_map = self.kva(p << PAGE_SHIFT)
-        self.mem.write(p << PAGE_SHIFT, struct.pack('<Q', 1))
+        self.mem.write(p << PAGE_SHIFT, struct.pack(E + 'Q', 1))
         self.pgdat_va = pgdat_va
         buf = bytearray(pg['size'])
 
         def put(off, v, size=8):
-            struct.pack_into({4: '<I', 8: '<Q'}[size], buf, off, v)
+            struct.pack_into({4: E + 'I', 8: E + 'Q'}[size], buf, off, v)
         n0, n1 = self.ram_pfns[0][0], self.ram_pfns[-1][1]
         put(pg['node_start_pfn'], n0)
         put(pg['node_spanned_pages'], n1 - n0)
@@ -1354,12 +1426,12 @@ class Builder:
                 if mode != 'node_data':
                     raise SpecError('corrupt pgdat needs pgdat=node_data')
                 self.write_va(self.sym_node_data,
-                              struct.pack('<Q', self.dva(num(c[1]))))
+                              struct.pack(E + 'Q', self.dva(num(c[1]))))
         for e, (nx, pv) in links.items():
             if pgdat_va <= e < pgdat_va + pg['size']:
-                struct.pack_into('<QQ', buf, e - pgdat_va, nx, pv)
+                struct.pack_into(E + 'QQ', buf, e - pgdat_va, nx, pv)
             else:
-                self.write_va(e, struct.pack('<QQ', nx, pv))
+                self.write_va(e, struct.pack(E + 'QQ', nx, pv))
         self.mem.write(base << PAGE_SHIFT, bytes(buf[:pg['size']]))
 
     def hole_paddr(self):
@@ -1431,7 +1503,7 @@ class Builder:
                 if self.roots is None or r not in self.roots:
                     raise SpecError('corrupt mem_section_root: no root %d' % r)
                 self.mem.write(self.root_base_pa + r * 8,
-                               struct.pack('<Q', self.dva(addr)))
+                               struct.pack(E + 'Q', self.dva(addr)))
                 p0 = r * self.sections_per_root * self.pages_per_section
                 p1 = p0 + self.sections_per_root * self.pages_per_section
                 self.doubtful_pfns.append((p0, min(p1, self.max_mapnr),
@@ -1558,7 +1630,7 @@ class Builder:
             add('SYMBOL(free_huge_page)', '%x' % self.sym_free_huge_page)
         if getattr(self.A, 'machine', None) == 'ppc64le':
             self.ppc64_vmcoreinfo(add)
-        elif self.A and getattr(self.A, 'arch', None) == 'riscv64':
+        elif hasattr(self.A, 'vmcoreinfo'):      # riscv64, s390x
             self.A.vmcoreinfo(self, add)
         elif self.A:
             self.arm_vmcoreinfo(add)
@@ -1628,13 +1700,13 @@ class Builder:
                    for i in range(len(blocks))]
         for i, (va, pa) in enumerate(blocks):
             nxt = self.dva(node_pa[i + 1]) if i + 1 < len(blocks) else 0
-            self.mem.write(node_pa[i], struct.pack('<QQQ', nxt, pa, va))
+            self.mem.write(node_pa[i], struct.pack(E + 'QQQ', nxt, pa, va))
         head = self.dva(node_pa[0]) if blocks else 0
-        self.mem.write(var, struct.pack('<Q', head))
-        self.mem.write(var + 8, struct.pack('<i', self.MMU_PSIZE_VMEMMAP))
+        self.mem.write(var, struct.pack(E + 'Q', head))
+        self.mem.write(var + 8, struct.pack(E + 'i', self.MMU_PSIZE_VMEMMAP))
         defs = var + 16
         self.mem.write(defs + self.MMU_PSIZE_VMEMMAP * self.MMU_PSIZE_DEF,
-                       struct.pack('<I', chunk.bit_length() - 1))
+                       struct.pack(E + 'I', chunk.bit_length() - 1))
         self.sym_vmemmap_list = self.dva(var)
         self.sym_mmu_vmemmap_psize = self.dva(var + 8)
         self.sym_mmu_psize_defs = self.dva(defs)
@@ -1645,10 +1717,10 @@ class Builder:
 
     def write_cpu_spec(self):
         pa = self.kimage_alloc('kdata') << PAGE_SHIFT
-        self.mem.write(pa, struct.pack('<Q', self.dva(pa + 64)))
+        self.mem.write(pa, struct.pack(E + 'Q', self.dva(pa + 64)))
         feat = 0x40 if self.A.mmu == 'radix' else 0
         self.mem.write(pa + 64 + self.CPU_SPEC_MMU_FEATURES,
-                       struct.pack('<I', feat | 0x01000000))
+                       struct.pack(E + 'I', feat | 0x01000000))
         self.sym_cur_cpu_spec = self.dva(pa)
 
     def ppc64_vmcoreinfo(self, add):
@@ -1707,10 +1779,18 @@ class Builder:
         add('LENGTH(free_area.free_list)', str(X['mt']))
 
     # -- ELF ----------------------------------------------------------------
-    @staticmethod
-    def note(name, ntype, desc):
+    def elf_order(self):
+        """struct's byte order of the ELF container (header, program
+        headers, note headers, prstatus): --elf-order, else the arch's
+        (big_endian), else little.  The memory image is the arch's own."""
+        order = getattr(self, 'elf_order_override', None)
+        if order is None:
+            order = 'big' if getattr(self.A, 'big_endian', False) else 'little'
+        return '>' if order == 'big' else '<'
+
+    def note(self, name, ntype, desc):
         n = name.encode() + b'\0'
-        h = struct.pack('<III', len(n), len(desc), ntype)
+        h = struct.pack(self.elf_order() + 'III', len(n), len(desc), ntype)
         pad = lambda b: b + bytes(-len(b) % 4)  # noqa: E731
         return h + pad(n) + pad(desc)
 
@@ -1718,7 +1798,7 @@ class Builder:
         notes = b''
         for cpu in range(self.s.cpus):
             pr = bytearray(self.prstatus_size())
-            struct.pack_into('<I', pr, 32, 1000 + cpu)    # pr_pid
+            struct.pack_into(self.elf_order() + 'I', pr, 32, 1000 + cpu)  # pr_pid
             notes += self.note('CORE', 1, bytes(pr))
         notes += self.note('VMCOREINFO', 0, self.vi_text.encode())
         loads = []
@@ -1730,14 +1810,16 @@ class Builder:
         note_off = PAGE
         off = note_off + len(notes)
         off = (off + PAGE - 1) // PAGE * PAGE
-        phdrs = [struct.pack('<IIQQQQQQ', 4, 0, note_off, 0, 0, len(notes),
+        o = self.elf_order()
+        phdrs = [struct.pack(o + 'IIQQQQQQ', 4, 0, note_off, 0, 0, len(notes),
                              len(notes), 0)]
         place = []
         for va, pa, sz in loads:
-            phdrs.append(struct.pack('<IIQQQQQQ', 1, 7, off, va, pa, sz, sz, 0))
+            phdrs.append(struct.pack(o + 'IIQQQQQQ', 1, 7, off, va, pa, sz, sz, 0))
             place.append((off, pa, sz))
             off += sz
-        ehdr = struct.pack('<4sBBBBB7sHHIQQQIHHHHHH', b'\x7fELF', 2, 1, 1, 0,
+        ehdr = struct.pack(o + '4sBBBBB7sHHIQQQIHHHHHH', b'\x7fELF', 2,
+                           2 if o == '>' else 1, 1, 0,
                            0, bytes(7), 4, self.elf_machine(), 1, 0, 64,
                            0, 0, 64, 56, phnum,
                            0, 0, 0)
@@ -1767,6 +1849,8 @@ class Builder:
             'aarch64' if self.A else 'x86_64'
 
     def elf_machine(self):
+        if getattr(self, 'elf_machine_override', None) is not None:
+            return self.elf_machine_override
         if getattr(self.A, 'elf_machine', None):   # ppc64le
             return self.A.elf_machine
         return 243 if self.is_riscv64() else 183 if self.A else 62
@@ -1784,6 +1868,8 @@ class Builder:
         self.place_units()
         self.check_kinds()
         self.write_uts()
+        if hasattr(self.A, 'write_kernel_data'):   # s390x
+            self.A.write_kernel_data(self, E)
         self.dmesg_keys = []
         if self.s.dmesg:
             self.write_dmesg()
@@ -2060,10 +2146,17 @@ def main(argv):
     ap.add_argument('out')
     ap.add_argument('--expect', help='expectation JSON (default OUT.json)')
     ap.add_argument('--levels', default='2,4,8,16,31')
+    ap.add_argument('--elf-order', choices=('little', 'big'),
+                    help="the ELF container's byte order (default the "
+                    "arch's); the memory image is left as the arch writes it")
+    ap.add_argument('--elf-machine', type=int,
+                    help="e_machine (default the arch's), e.g. 22 (EM_S390)")
     a = ap.parse_args(argv)
     try:
         spec = Spec(a.spec)
         b = Builder(spec)
+        b.elf_order_override = a.elf_order
+        b.elf_machine_override = a.elf_machine
         b.build()
         b.write_elf(a.out)
         exp = expectation(b, [int(x) for x in a.levels.split(',')])

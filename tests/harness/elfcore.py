@@ -16,23 +16,25 @@ class Segment:
 
 
 def pt_loads(path):
-    """The PT_LOAD program headers of an ELF64 little-endian core file,
-    following e_phoff (and PN_XNUM) rather than assuming offset 64."""
+    """The PT_LOAD program headers of an ELF64 core file of either byte
+    order (s390x's is big-endian), following e_phoff (and PN_XNUM) rather
+    than assuming offset 64."""
     with open(path, "rb") as f:
         ehdr = f.read(64)
-        if ehdr[:4] != b"\x7fELF" or ehdr[4] != 2 or ehdr[5] != 1:
-            raise ValueError(f"{path}: not an ELF64 little-endian file")
-        phoff, shoff = struct.unpack_from("<QQ", ehdr, 32)
-        phentsize, phnum = struct.unpack_from("<HH", ehdr, 54)
+        if ehdr[:4] != b"\x7fELF" or ehdr[4] != 2 or ehdr[5] not in (1, 2):
+            raise ValueError(f"{path}: not an ELF64 file")
+        bo = "<" if ehdr[5] == 1 else ">"
+        phoff, shoff = struct.unpack_from(bo + "QQ", ehdr, 32)
+        phentsize, phnum = struct.unpack_from(bo + "HH", ehdr, 54)
         if phnum == 0xFFFF:  # PN_XNUM: the real count is section 0's sh_info
             f.seek(shoff)
-            phnum = struct.unpack_from("<I", f.read(64), 44)[0]
+            phnum = struct.unpack_from(bo + "I", f.read(64), 44)[0]
         f.seek(phoff)
         table = f.read(phentsize * phnum)
     segs = []
     for i in range(phnum):
         p_type, _flags, off, vaddr, paddr, filesz, memsz = struct.unpack_from(
-            "<IIQQQQQ", table, i * phentsize)
+            bo + "IIQQQQQ", table, i * phentsize)
         if p_type == PT_LOAD:
             segs.append(Segment(paddr, vaddr, off, filesz, memsz))
     return segs
@@ -73,8 +75,10 @@ class KdumpHeader:
             if head[:8] != b"KDUMP   ":
                 raise ValueError(f"{path}: not a kdump-compressed file "
                                  f"(signature {head[:8]!r})")
+            # the dumped machine's byte order: header_version is small
+            bo = "<" if struct.unpack_from("<I", head, 8)[0] < 0x10000 else ">"
             self.block_size, self.sub_hdr_size, self.bitmap_blocks = \
-                struct.unpack_from("<iiI", head, 428)
+                struct.unpack_from(bo + "iiI", head, 428)
             half = self.bitmap_blocks * self.block_size // 2
             f.seek((1 + self.sub_hdr_size) * self.block_size)
             self.bitmap1 = f.read(half)

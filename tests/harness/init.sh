@@ -1,11 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# /init of the harness's initramfs.  One script for three roles:
+# /init of the harness's initramfs.  One script for four roles:
 #   snapshot  run the workload, print its ready line, wait for QMP's dump
 #   kdump     load the capture kernel (kexec -p), run the workload, panic
 #   capture   (when /proc/vmcore exists) run the dump tool on /proc/vmcore
 #             with each argument set in /dump-args, copy /proc/vmcore raw,
 #             store everything on the virtio disk, power off
+#   native    the same on the disk's in/vmcore, without the raw copy (a
+#             dump tool run natively on the guest's architecture)
 # Settings come from /harness.conf (written by the host scripts).
 # Every step prints "HARNESS: ..." on the console; failures print
 # "HARNESS: FAIL <step>" and power off, so the host can say what broke.
@@ -33,7 +35,11 @@ done
 mkdir -p /mnt/disk
 mount -t ext4 /dev/vda /mnt/disk || fail "mount /dev/vda"
 
-if [ -e /proc/vmcore ]; then
+# native: the dump tool on a vmcore the host put on the disk (in/vmcore),
+# run as in a capture kernel; no raw copy.
+VMCORE=/proc/vmcore
+[ "$ROLE" = native ] && VMCORE=/mnt/disk/in/vmcore
+if [ -e /proc/vmcore ] || [ "$ROLE" = native ]; then
 	say "capture kernel init ($(uname -r), $(uptime_s)s)"
 	out=/mnt/disk/out
 	mkdir -p $out
@@ -45,9 +51,9 @@ if [ -e /proc/vmcore ]; then
 		t0=$(uptime_s)
 		case " $args " in
 		*" -F "*)  # flattened stream on stdout
-			/bin/dumptool $args /proc/vmcore > $out/dump$n 2> $out/dump$n.stderr ;;
+			/bin/dumptool $args $VMCORE > $out/dump$n 2> $out/dump$n.stderr ;;
 		*)
-			/bin/dumptool $args /proc/vmcore $out/dump$n > $out/dump$n.stdout 2> $out/dump$n.stderr ;;
+			/bin/dumptool $args $VMCORE $out/dump$n > $out/dump$n.stdout 2> $out/dump$n.stderr ;;
 		esac
 		rc=$?
 		t1=$(uptime_s)
@@ -55,9 +61,11 @@ if [ -e /proc/vmcore ]; then
 		echo "$t0 $t1" > $out/dump$n.time
 		say "dump $n: dumptool $args -> exit $rc ($t0 .. $t1 s)"
 	done < /dump-args
-	t0=$(uptime_s)
-	cp /proc/vmcore $out/vmcore.raw || fail "cp /proc/vmcore"
-	say "raw copy of /proc/vmcore done ($t0 .. $(uptime_s) s)"
+	if [ "$ROLE" != native ]; then
+		t0=$(uptime_s)
+		cp /proc/vmcore $out/vmcore.raw || fail "cp /proc/vmcore"
+		say "raw copy of /proc/vmcore done ($t0 .. $(uptime_s) s)"
+	fi
 	cat /proc/cmdline > $out/capture.cmdline
 	umount /mnt/disk || fail "umount"
 	say "dumps done"
@@ -66,7 +74,12 @@ fi
 
 say "first kernel init ($(uname -r), $(uptime_s)s)"
 mkdir -p /mnt/huge
-mount -t hugetlbfs none /mnt/huge || fail "mount hugetlbfs"
+if grep -q hugetlbfs /proc/filesystems; then
+	mount -t hugetlbfs none /mnt/huge || fail "mount hugetlbfs"
+else
+	# s390x under TCG: no EDAT in QEMU's CPU, so no huge pages at all.
+	say "no hugetlbfs in this kernel; run the workload with -H 0"
+fi
 # The kernel turns THP off by itself below 512 MiB of RAM; the workload wants it.
 echo always > /sys/kernel/mm/transparent_hugepage/enabled
 if [ "$ROLE" = kdump ]; then

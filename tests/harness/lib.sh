@@ -31,7 +31,11 @@ set_arch() {
 		ARCH=riscv64 DEBARCH=riscv64 KFLAVOUR=riscv64 CONSOLE=ttyS0 CAPTURE_EXTRA=
 		QEMU=${QEMU_ENV:-qemu-system-riscv64}
 		private_apt trixie riscv64 apt-trixie ;;
-	*) die "--arch must be x86_64, arm64 or riscv64, not '$1'" ;;
+	s390x)
+		# Big-endian; SCLP line-mode console, virtio-ccw disk (built in).
+		ARCH=s390x DEBARCH=s390x KFLAVOUR=s390x CONSOLE=ttysclp0 CAPTURE_EXTRA=
+		QEMU=${QEMU_ENV:-qemu-system-s390x} ;;
+	*) die "--arch must be x86_64, arm64, riscv64 or s390x, not '$1'" ;;
 	esac
 }
 
@@ -60,7 +64,7 @@ KAPT_OPTS=${KAPT_OPTS:-} FLAVOUR_APPEND=''
 set_flavour() {
 	[ -n "$1" ] || return 0
 	case $ARCH/$1 in
-	x86_64/amd64|arm64/arm64|riscv64/riscv64) KFLAVOUR=$1 ;;
+	x86_64/amd64|arm64/arm64|riscv64/riscv64|s390x/s390x) KFLAVOUR=$1 ;;
 	arm64/arm64-16k)
 		KFLAVOUR=$1 FLAVOUR_APPEND="cma=0 default_hugepagesz=2M hugepagesz=2M"
 		local d=$VMSIFT_CACHE/apt-bpo
@@ -89,6 +93,10 @@ machine_args() {
 		# the widest satp mode the CPU has.
 		[ "$1" = 4 ] || die "--paging applies to x86_64 only (riscv64: the kernel picks its satp mode)"
 		echo "-M virt -bios $RISCV64_BIOS" ;;
+	s390x)
+		# -cpu max: TCG's model with EDAT (1 MiB huge pages, THP).
+		[ "$1" = 4 ] || die "--paging applies to x86_64 only (s390x: the kernel picks its region-table levels)"
+		echo "-M s390-ccw-virtio -cpu max" ;;
 	esac
 }
 
@@ -138,6 +146,12 @@ need_host_tools() {
 		need_cmd riscv64-linux-gnu-gcc gcc-riscv64-linux-gnu
 		need_file /usr/riscv64-linux-gnu/lib/libc.a libc6-dev-riscv64-cross
 		need_cmd qemu-riscv64-static qemu-user-static
+		need_cmd readelf binutils
+	elif [ "$ARCH" = s390x ]; then
+		need_cmd qemu-system-s390x qemu-system-misc
+		need_cmd s390x-linux-gnu-gcc gcc-s390x-linux-gnu
+		need_file /usr/s390x-linux-gnu/lib/libc.a libc6-dev-s390x-cross
+		need_cmd qemu-s390x-static qemu-user-static
 		need_cmd readelf binutils
 	else
 		need_cmd "$QEMU" qemu-system-x86
@@ -236,6 +250,7 @@ build_workload() {
 	WORKLOAD_BIN=$VMSIFT_CACHE/workload
 	[ "$ARCH" = arm64 ] && WORKLOAD_BIN=$VMSIFT_CACHE/workload.arm64 cc=aarch64-linux-gnu-gcc
 	[ "$ARCH" = riscv64 ] && WORKLOAD_BIN=$VMSIFT_CACHE/workload.riscv64 cc=riscv64-linux-gnu-gcc
+	[ "$ARCH" = s390x ] && WORKLOAD_BIN=$VMSIFT_CACHE/workload.s390x cc=s390x-linux-gnu-gcc
 	if [ ! -x "$WORKLOAD_BIN" ] || [ "$HARNESS_DIR/workload.c" -nt "$WORKLOAD_BIN" ]; then
 		mkdir -p "$VMSIFT_CACHE"
 		$cc -O2 -Wall -Wextra -static -o "$WORKLOAD_BIN.tmp" "$HARNESS_DIR/workload.c" ||
@@ -285,6 +300,43 @@ fetch_arm64_root() {
 		dpkg -x "$deb" "$ARM64_ROOT"
 	done
 	touch "$ARM64_ROOT/.complete"
+}
+
+# S390X_DEBS: the s390x packages the guest and the host-side reference
+# need (busybox-static, makedumpfile and the libraries it links; s390x
+# builds makedumpfile without Xen).
+S390X_DEBS="busybox-static makedumpfile libc6 zlib1g liblzo2-2 libdw1 libelf1
+	libbz2-1.0 liblzma5 libzstd1"
+
+# fetch_deb_root DEBARCH: fetch_arm64_root for another Debian architecture
+# (s390x): download (once) its package list (S390X_DEBS) with apt-get
+# download and unpack it into one sysroot, DEB_ROOT.
+fetch_deb_root() {
+	local arch=$1 p debs debdir deb missing=
+	case $arch in
+	arm64) fetch_arm64_root; DEB_ROOT=$ARM64_ROOT; return 0 ;;
+	s390x) debs=$S390X_DEBS ;;
+	*) die "fetch_deb_root: no package list for $arch" ;;
+	esac
+	debdir=$VMSIFT_CACHE/debs-$arch
+	DEB_ROOT=$VMSIFT_CACHE/$arch-root
+	[ -f "$DEB_ROOT/.complete" ] && return 0
+	mkdir -p "$debdir"
+	for p in $debs; do
+		ls "$debdir/${p}_"*_"$arch".deb >/dev/null 2>&1 || missing="$missing $p:$arch"
+	done
+	if [ -n "$missing" ]; then
+		log "downloading$missing"
+		# shellcheck disable=SC2086
+		(cd "$debdir" && timeout "$APT_TIMEOUT" apt-get download -q $missing >&2 2>/dev/null) ||
+			die "step '$arch packages': apt-get download$missing failed ($arch architecture not enabled, or no network to the apt registry?)"
+	fi
+	rm -rf "$DEB_ROOT"
+	mkdir -p "$DEB_ROOT"
+	for p in $debs; do
+		for deb in "$debdir/${p}_"*_"$arch".deb; do dpkg -x "$deb" "$DEB_ROOT"; done
+	done
+	touch "$DEB_ROOT/.complete"
 }
 
 # fetch_riscv64_qemu: bookworm's QEMU 7.2 riscv64 virt machine adds its
@@ -377,27 +429,29 @@ fetch_riscv64_root() {
 	touch "$RISCV64_ROOT/.complete"
 }
 
-# sysroot_lib SYSROOT TRIPLET NAME: the path, inside SYSROOT, of the
-# shared library NAME (the dynamic loader's default directories).
-sysroot_lib() {
+# deb_lib SYSROOT TRIPLET NAME: the path, inside the Debian sysroot
+# SYSROOT of multiarch TRIPLET, of the shared library NAME (the dynamic
+# loader's default directories).
+deb_lib() {
 	local d
-	for d in /lib/$2 /usr/lib/$2 /lib /usr/lib; do
+	for d in "/lib/$2" "/usr/lib/$2" /lib /usr/lib; do
 		if [ -e "$1$d/$3" ]; then echo "$d/$3"; return 0; fi
 	done
 	return 1
 }
 
-# copy_with_libs_sysroot SYSROOT TRIPLET ROOT BINARY NAME: copy_with_libs
-# for a foreign binary of SYSROOT: its interpreter and every library it
-# needs, recursively (readelf's NEEDED), at their paths in ROOT.
-copy_with_libs_sysroot() {
+# copy_with_libs_deb SYSROOT TRIPLET ROOT BINARY NAME: copy_with_libs for
+# a foreign binary of the Debian sysroot SYSROOT (fetch_deb_root): its
+# interpreter and every library it needs, recursively (readelf's NEEDED),
+# at their paths in ROOT.
+copy_with_libs_deb() {
 	local sysroot=$1 triplet=$2 root=$3 bin=$4 name=$5 todo lib path interp seen=' '
 	install -D -m 755 "$bin" "$root/bin/$name"
 	interp=$(readelf -l "$bin" | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p')
 	if [ -n "$interp" ]; then
 		mkdir -p "$root$(dirname "$interp")"
 		cp -L "$sysroot$interp" "$root$interp" ||
-			die "step '$ARCH initramfs': no $interp in $sysroot"
+			die "step '$triplet initramfs': no $interp in $sysroot"
 	fi
 	todo=$(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
 	while :; do
@@ -407,15 +461,25 @@ copy_with_libs_sysroot() {
 		lib=$1; shift; todo=$*
 		case $seen in *" $lib "*) continue ;; esac
 		seen="$seen$lib "
-		path=$(sysroot_lib "$sysroot" "$triplet" "$lib") ||
-			die "step '$ARCH initramfs': $(basename "$bin") needs $lib, not in $sysroot (add its package to ${ARCH^^}_DEBS)"
+		path=$(deb_lib "$sysroot" "$triplet" "$lib") ||
+			die "step '$triplet initramfs': $(basename "$bin") needs $lib, not in $sysroot (add its package to the sysroot's list)"
 		mkdir -p "$root$(dirname "$path")"
 		cp -L "$sysroot$path" "$root$path"
 		todo="$todo $(readelf -d "$sysroot$path" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
 	done
 }
-copy_with_libs_arm64() { copy_with_libs_sysroot "$ARM64_ROOT" aarch64-linux-gnu "$@"; }
-copy_with_libs_riscv64() { copy_with_libs_sysroot "$RISCV64_ROOT" riscv64-linux-gnu "$@"; }
+
+# copy_with_libs_arm64 ROOT BINARY NAME: copy_with_libs_deb for an aarch64
+# binary of ARM64_ROOT.
+copy_with_libs_arm64() {
+	copy_with_libs_deb "$ARM64_ROOT" aarch64-linux-gnu "$@"
+}
+
+# copy_with_libs_riscv64 ROOT BINARY NAME: copy_with_libs_deb for a
+# riscv64 binary of RISCV64_ROOT.
+copy_with_libs_riscv64() {
+	copy_with_libs_deb "$RISCV64_ROOT" riscv64-linux-gnu "$@"
+}
 
 # initramfs_tree ROOT MODULE...: busybox, the modules and their dependencies
 # (in load order in ROOT/modules.order), the workload.  /init is the caller's.
@@ -429,6 +493,9 @@ initramfs_tree() {
 	elif [ "$ARCH" = riscv64 ]; then
 		fetch_riscv64_root
 		cp "$RISCV64_ROOT/usr/bin/busybox" "$root/bin/busybox"
+	elif [ "$ARCH" = s390x ]; then
+		fetch_deb_root s390x
+		cp "$DEB_ROOT/bin/busybox" "$root/bin/busybox"
 	else
 		cp "$(command -v busybox)" "$root/bin/busybox"
 	fi

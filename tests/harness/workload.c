@@ -8,8 +8,8 @@
  *            the others get a per-page text pattern (compresses well)
  *   -z MB    anonymous memory written, then zeroed again
  *   -t MB    a tmpfs file (-T PATH) mapped MAP_SHARED and written
- *   -H N     N 2 MiB pages of a hugetlbfs file (-P DIR, a hugetlbfs mount);
- *            raises vm.nr_hugepages by N first
+ *   -H N     N * 2 MiB of a hugetlbfs file (-P DIR, a hugetlbfs mount);
+ *            raises vm.nr_hugepages by that many bytes' worth first
  *   -c DIR   read every file in DIR (clean page cache)
  *   -w MB    write a file (-W PATH) and fsync it (cache with buffer heads)
  *   -R PATH  create PATH once ready
@@ -94,6 +94,27 @@ static unsigned char *shared_file(const char *path, size_t len)
 	return p;
 }
 
+/* The default huge page size in bytes (Hugepagesize in /proc/meminfo):
+ * 2 MiB on x86_64, arm64 and riscv64, 1 MiB on s390x. */
+static unsigned long hugepage_size(void)
+{
+	char line[256];
+	unsigned long kb = 0;
+	FILE *f = fopen("/proc/meminfo", "r");
+	if (!f)
+		die("/proc/meminfo");
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Hugepagesize: %lu kB", &kb) == 1)
+			break;
+	fclose(f);
+	if (!kb) {
+		errno = EINVAL;
+		die("no Hugepagesize in /proc/meminfo");
+	}
+	return kb * 1024;
+}
+
+/* Raise vm.nr_hugepages by enough pages for n * 2 MiB. */
 static void add_hugepages(long n)
 {
 	long have = 0;
@@ -103,7 +124,7 @@ static void add_hugepages(long n)
 	if (fscanf(f, "%ld", &have) != 1)
 		have = 0;
 	rewind(f);
-	fprintf(f, "%ld\n", have + n);
+	fprintf(f, "%ld\n", have + (long)(n * HUGE / hugepage_size()));
 	fclose(f);
 }
 

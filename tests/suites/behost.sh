@@ -22,15 +22,20 @@ be_dir=$work/behost
 be_bin=$top/vmsift-static.s390x
 mkdir -p "$be_dir"
 
-# be_vmsift ARGS...: the big-endian vmsift.
+# be_vmsift ARGS...: the big-endian vmsift, made afresh if the sources
+# changed (a test picked alone by VMSIFT_TESTS never runs a stale one).
 be_vmsift() {
+	make -s -C "$top" vmsift-static.s390x >"$be_dir/make.log" 2>&1 ||
+		{ cat "$be_dir/make.log" >&2; return 1; }
 	qemu-s390x-static "$be_bin" "$@"
 }
 
-# be_input x86_64|arm64: the carried vmcore, decompressed once.
+# be_input x86_64|arm64|s390x: the carried vmcore, decompressed once;
+# s390x: bedump.sh's big-endian synthetic one.
 be_input() {
 	local z raw
 	case $1 in
+	s390x) bed_input; return ;;
 	x86_64) z=$top/tests/data/kdump-384M.vmcore.zst ;;
 	arm64) z=$top/tests/data/arm64/kdump-arm64-384M.vmcore.zst ;;
 	esac
@@ -51,6 +56,12 @@ t_behost_build() {
 	be_vmsift --version | grep -q "compiled in: zlib lzo snappy zstd"
 }
 
+# be_level ARCH: the level the helpers below filter at: 31, but 1 for the
+# s390x dump (no s390x address translation yet).
+be_level() {
+	if [ "$1" = s390x ]; then echo 1; else echo 31; fi
+}
+
 # t_behost_same ARCH ARGS...: vmsift ARGS VMCORE OUT, native and big-endian:
 # the same file.
 t_behost_same() {
@@ -66,11 +77,12 @@ t_behost_same() {
 # t_behost_flat ARCH: -F to stdout is the same stream; -R of it on the
 # big-endian host rebuilds the same file.
 t_behost_flat() {
-	local in out=$work/out/behost
+	local in out=$work/out/behost lv
 	in=$(be_input "$1") || return 1
+	lv=$(be_level "$1")
 	rm -f "$out".*
-	vmsift -F -c -d 31 --message-level 0 "$in" > "$out.le" || return 1
-	be_vmsift -F -c -d 31 --message-level 0 "$in" > "$out.be" || return 1
+	vmsift -F -c -d "$lv" --message-level 0 "$in" > "$out.le" || return 1
+	be_vmsift -F -c -d "$lv" --message-level 0 "$in" > "$out.be" || return 1
 	cmp "$out.le" "$out.be" || { echo "-F differs on a big-endian host"; return 1; }
 	vmsift -R "$out.le.r" < "$out.le" >/dev/null || return 1
 	be_vmsift -R "$out.be.r" < "$out.le" >/dev/null || return 1
@@ -80,11 +92,12 @@ t_behost_flat() {
 # t_behost_split ARCH: --split into 2 files, each the same; the native
 # parts reassembled on the big-endian host give the native reassembly.
 t_behost_split() {
-	local in out=$work/out/behost i
+	local in out=$work/out/behost lv i
 	in=$(be_input "$1") || return 1
+	lv=$(be_level "$1")
 	rm -f "$out".*
-	vmsift --split --splitblock-size 4096 -l -d 31 --message-level 0 "$in" "$out.le1" "$out.le2" || return 1
-	be_vmsift --split --splitblock-size 4096 -l -d 31 --message-level 0 "$in" "$out.be1" "$out.be2" || return 1
+	vmsift --split --splitblock-size 4096 -l -d "$lv" --message-level 0 "$in" "$out.le1" "$out.le2" || return 1
+	be_vmsift --split --splitblock-size 4096 -l -d "$lv" --message-level 0 "$in" "$out.be1" "$out.be2" || return 1
 	for i in 1 2; do
 		cmp "$out.le$i" "$out.be$i" || { echo "--split file $i differs on a big-endian host"; return 1; }
 	done
@@ -93,15 +106,16 @@ t_behost_split() {
 	cmp "$out.le" "$out.be" || { echo "--reassemble differs on a big-endian host"; return 1; }
 }
 
-# t_behost_refilter ARCH FLAG: a native FLAG -d 1 kdump file re-filtered
-# to -z -d 31 on both hosts: the same file.
+# t_behost_refilter ARCH FLAG: a native FLAG -d 1 (s390x: -d 0) kdump
+# file re-filtered to -z -d 31 (s390x: -d 1) on both hosts: the same file.
 t_behost_refilter() {
-	local in out=$work/out/behost
+	local in out=$work/out/behost lv
 	in=$(be_input "$1") || return 1
+	lv=$(be_level "$1")
 	rm -f "$out".*
-	vmsift "$2" -d 1 --message-level 0 "$in" "$out.d1" || return 1
-	vmsift -z -d 31 --message-level 0 "$out.d1" "$out.le" || return 1
-	be_vmsift -z -d 31 --message-level 0 "$out.d1" "$out.be" || return 1
+	vmsift "$2" -d $((lv == 1 ? 0 : 1)) --message-level 0 "$in" "$out.d1" || return 1
+	vmsift -z -d "$lv" --message-level 0 "$out.d1" "$out.le" || return 1
+	be_vmsift -z -d "$lv" --message-level 0 "$out.d1" "$out.be" || return 1
 	cmp "$out.le" "$out.be" || { echo "re-filtering differs on a big-endian host"; return 1; }
 }
 
@@ -116,7 +130,44 @@ t_behost_dmesg() {
 	cmp "$out.le" "$out.be" || { echo "--dump-dmesg differs on a big-endian host"; return 1; }
 }
 
+# t_behost_unit: the unit tests that need no input (machine_load,
+# pipeline_test, vmcoreinfo_test, s390x_test: s390x translation with no
+# byte swapping), built for s390x against
+# tools/cross-sysroot's libraries with the library's flags (-Werror), run
+# under qemu-s390x-static; and input_read, the input side's page reader,
+# on the x86_64 vmcore against native kdump dumps of it.
+t_behost_unit() {
+	local d=$be_dir/unit sys flags in t
+	sys=$(VMSIFT_CACHE=${VMSIFT_CACHE:-$top/tests/work/cache} "$top/tools/cross-sysroot" s390x) || return 1
+	flags="-O1 $(make -s --no-print-directory -C "$top" print-VMSIFT_WARN) -Werror
+		$(make -s --no-print-directory -C "$top" print-VMSIFT_STD)
+		-I$sys/usr/include -I$sys/usr/include/s390x-linux-gnu -I$sys/usr/include/lzo
+		$(make -s --no-print-directory -C "$top" print-VMSIFT_CPPFLAGS)"
+	rm -rf "$d" && mkdir -p "$d/obj" || return 1
+	# shellcheck disable=SC2086
+	(cd "$d/obj" && s390x-linux-gnu-gcc $flags -c "$top"/lib/*.c) || return 1
+	s390x-linux-gnu-ar rcs "$d/libvmsift.a" "$d"/obj/*.o || return 1
+	for t in machine_load pipeline_test vmcoreinfo_test s390x_test input_read; do
+		# shellcheck disable=SC2086
+		s390x-linux-gnu-gcc $flags -static -o "$d/$t" "$top/tests/unit/$t.c" "$d/libvmsift.a" \
+			-L"$sys/usr/lib/s390x-linux-gnu" -lz -llzo2 -lsnappy -lzstd -ldeflate \
+			-lstdc++ -lm 2>&1 | grep -v "statically linked" >&2
+		[ -x "$d/$t" ] || { echo "$t did not build for s390x"; return 1; }
+	done
+	for t in machine_load pipeline_test vmcoreinfo_test s390x_test; do
+		timeout 300 qemu-s390x-static "$d/$t" >"$d/$t.log" 2>&1 ||
+			{ tail -n 10 "$d/$t.log"; echo "$t fails on a big-endian host"; return 1; }
+	done
+	in=$(be_input x86_64) || return 1
+	vmsift -l -d 0 --message-level 0 "$in" "$d/d0" || return 1
+	vmsift -z -d 31 --message-level 0 "$in" "$d/d31" || return 1
+	timeout 300 qemu-s390x-static "$d/input_read" "$in" "$d/d0" || return 1
+	timeout 300 qemu-s390x-static "$d/input_read" -s "$in" "$d/d31" || return 1
+	rm -f "$d/d0" "$d/d31"
+}
+
 run_test "behost: make vmsift-static.s390x (big-endian, runs under qemu-s390x-static)" t_behost_build
+run_test "behost: unit tests and the page reader built for s390x pass under qemu" t_behost_unit
 be_arches=x86_64
 [ "${VMSIFT_BEHOST_FULL:-0}" = 1 ] && be_arches="x86_64 arm64"
 for be_arch in $be_arches; do
@@ -131,6 +182,14 @@ for be_arch in $be_arches; do
 	run_test "behost $be_arch: re-filtering a snappy kdump file equals the little-endian host's" t_behost_refilter $be_arch -p
 	run_test "behost $be_arch: --dump-dmesg equals the little-endian host's" t_behost_dmesg $be_arch
 done
+# A big-endian dump on a big-endian host (no swapping at all) and on a
+# little-endian one: the same files.
+run_test "behost s390x dump: -z -d 1 equals the little-endian host's" t_behost_same s390x -z -d 1
+run_test "behost s390x dump: -E -d 0 equals the little-endian host's" t_behost_same s390x -E -d 0
+run_test "behost s390x dump: -F and -R equal the little-endian host's" t_behost_flat s390x
+run_test "behost s390x dump: --split and --reassemble equal the little-endian host's" t_behost_split s390x
+run_test "behost s390x dump: re-filtering a big-endian kdump file equals the little-endian host's" \
+	t_behost_refilter s390x -l
 if [ "${VMSIFT_BEHOST_FULL:-0}" = 1 ]; then
 	for be_arch in x86_64 arm64; do
 		for be_flag in -c -l -z; do

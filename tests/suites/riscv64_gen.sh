@@ -10,44 +10,17 @@
 
 rv_gen=$top/tests/gen/riscv64
 rv_expected=$rv_gen/expected.txt
-rv_digest="$PY $top/tests/gen/arm64/digest.py"
-rv_levels=(1 2 4 8 16 31)
+. "$top/tests/suites/lib/gen.sh"
 
-# rv_vmcore NAME OUT [SPEC-LINE...]: generate NAME's vmcore into OUT,
-# with SPEC-LINEs (e.g. "vmcoreinfo del NUMBER(VA_BITS)") added.
-rv_vmcore() {
-	local name=$1 out=$2; shift 2
-	cp "$rv_gen/$name.spec" "$out.spec" || return 1
-	[ $# -eq 0 ] || printf '%s\n' "$@" >> "$out.spec"
-	$PY "$top/tests/gen/mkvmcore.py" "$out.spec" "$out" >/dev/null
-}
+# rv_vmcore NAME OUT [SPEC-LINE...], rv_digest_is NAME.dLEVEL DUMP:
+# lib/gen.sh's, on rv_gen's specs and digests.
+rv_vmcore() { gen_vmcore "$rv_gen" "$@"; }
+rv_digest_is() { gen_digest_is "$rv_expected" "$@"; }
 
-# rv_digest_is NAME.dLEVEL DUMP: DUMP kept and excluded what upstream
-# makedumpfile's dump NAME.dLEVEL did.
-rv_digest_is() {
-	local key=$1 dump=$2 d=$work/out/rv-digest
-	mkdir -p "$d" && ln -sf "$dump" "$d/$key" &&
-		$rv_digest --check "$rv_expected" "$d/$key"
-}
-
-# t_rv_rules NAME: the rules at every level, the reference's bitmaps
-# where expected.txt has them, every page of the -d 31 dump.
-t_rv_rules() {
-	local name=$1 d=$work/out/rv-$1 l dumps=()
-	mkdir -p "$d"
-	$PY "$top/tests/gen/check_filter.py" "$top/vmsift" --keep "$d" \
-		--spec "$rv_gen/$name.spec" --levels "$(IFS=,; echo "${rv_levels[*]}")" ||
-		return 1
-	if grep -q "^$name\.d" "$rv_expected"; then
-		for l in "${rv_levels[@]}"; do dumps+=("$d/$name.d$l"); done
-		$rv_digest --check "$rv_expected" "${dumps[@]}" || return 1
-	fi
-	$check pages "$d/$name.vmcore" "$d/$name.d31"
-}
 for spec in "$rv_gen"/*.spec; do
 	name=$(basename "$spec" .spec)
 	run_test "riscv64 gen: $name filter rules, makedumpfile's bitmaps, pages" \
-		t_rv_rules "$name"
+		t_gen_rules "$rv_gen" "$name"
 done
 
 # t_rv_dmesg NAME: --dump-dmesg writes the log upstream makedumpfile

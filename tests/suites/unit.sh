@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/suites/unit.sh - the unit tier (tests/unit): one C binary per area
 # of the library, built with the library's own flags (vmsift.mk, -Werror
-# under tests/run) and run here.  pipeline_test and vmcoreinfo_test test
-# internal modules through lib/'s headers; api_test tests the public
+# under tests/run) and run here.  pipeline_test, vmcoreinfo_test and
+# s390x_test test internal modules through lib/'s headers; api_test tests the public
 # contract through include/vmsift.h alone, linked against libvmsift.so,
 # on a small generated vmcore and the first real one.  Each run has a
 # time limit: a hang (a lost wake-up in the pipeline) fails.  Sourced by
@@ -37,6 +37,8 @@ run_test "unit: ordered pipeline: order, in-flight bound, worker failure, consum
 	t_unit pipeline
 run_test "unit: VMCOREINFO parsing: kinds, hex and decimal, missing, malformed, overlong" \
 	t_unit vmcoreinfo
+run_test "unit: s390x translation: identity map, DAT walks of 3 to 5 levels, large pages, 6.10+ layout" \
+	t_unit s390x
 if unit_small=$(unit_small_vmcore) && [ ${#vmcores[@]} -gt 0 ]; then
 	run_test "unit: API contract: a session dumps twice, dry run, cancel" \
 		t_unit api "$unit_small" "${vmcores[0]}"

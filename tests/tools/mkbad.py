@@ -177,7 +177,7 @@ def flat_offset_overflow():
     return bytes(head) + rec + struct.pack('>qq', -1, -1)
 
 
-@case('unknown-machine', 'ELF machine 8 (MIPS) is not supported')
+@case('unknown-machine', 'ELF machine 8 (mips) is not supported')
 def unknown_machine():
     blob = build()
     struct.pack_into('<H', blob, 18, 8)         # e_machine = EM_MIPS

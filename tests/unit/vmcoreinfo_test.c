@@ -149,11 +149,49 @@ static void test_edges(void)
 	vs_vmcoreinfo_free(vi);
 }
 
+/* NUMBER() as an unsigned value (vs_vi_unsigned): decimal or 0x hex, as
+ * the architectures write addresses; signs, empty and junk are missing. */
+static void test_unsigned(void)
+{
+	static const char text[] =
+		"NUMBER(VA_BITS)=48\n"
+		"NUMBER(PAGE_OFFSET)=0xffffaf8000000000\n"
+		"NUMBER(phys_ram_base)=0X80000000\n"
+		"NUMBER(neg)=-1\n"
+		"NUMBER(plus)=+1\n"
+		"NUMBER(hexneg)=0x-1\n"
+		"NUMBER(empty)=\n"
+		"NUMBER(nodigits)=0x\n"
+		"NUMBER(junk)=12z\n"
+		"NUMBER(big)=0x10000000000000000\n";
+	struct vs_vmcoreinfo *vi = parse(text, sizeof(text) - 1);
+	uint64_t u = 7;
+
+	CHECK(vs_vi_unsigned(vi, "VA_BITS", &u) == 1);
+	CHECK_U64(u, 48);
+	CHECK(vs_vi_unsigned(vi, "PAGE_OFFSET", &u) == 1);
+	CHECK_U64(u, 0xffffaf8000000000ull);
+	CHECK(vs_vi_unsigned(vi, "phys_ram_base", &u) == 1);
+	CHECK_U64(u, 0x80000000);
+	u = 7;
+	CHECK(vs_vi_unsigned(vi, "neg", &u) == 0);
+	CHECK(vs_vi_unsigned(vi, "plus", &u) == 0);
+	CHECK(vs_vi_unsigned(vi, "hexneg", &u) == 0);
+	CHECK(vs_vi_unsigned(vi, "empty", &u) == 0);
+	CHECK(vs_vi_unsigned(vi, "nodigits", &u) == 0);
+	CHECK(vs_vi_unsigned(vi, "junk", &u) == 0);
+	CHECK(vs_vi_unsigned(vi, "big", &u) == 0);
+	CHECK(vs_vi_unsigned(vi, "absent", &u) == 0);
+	CHECK_U64(u, 7);
+	vs_vmcoreinfo_free(vi);
+}
+
 int main(void)
 {
 	test_good();
 	test_missing();
 	test_overlong();
 	test_edges();
+	test_unsigned();
 	return check_exit("vmcoreinfo");
 }

@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/suites/lib/carried.sh - helpers for the suites on a carried real-
+# kernel vmcore whose reference is carried next to it (tests/data/ARCH/NAME.*:
+# NAME.vmcore.zst, NAME.expected with the reference's bitmap digests,
+# NAME.dmesg.zst with its --dump-dmesg output; see tests/data/README.md).
+# Sourced by those suites (riscv64_real.sh, s390x_real.sh), inside
+# tests/run: uses $top, $work, $PY, $check.  SUBDIR is the folder under
+# tests/data (riscv64, s390x), NAME the file name without suffix.
+
+# carried_input SUBDIR NAME: the vmcore, decompressed once under
+# $work/SUBDIR (path on stdout).
+carried_input() {
+	local z=$top/tests/data/$1/$2.vmcore.zst raw=$work/$1/$2.vmcore
+	[ -f "$z" ] || { echo "missing $z"; return 1; }
+	mkdir -p "$work/$1"
+	if [ ! -f "$raw" ] || [ "$z" -nt "$raw" ]; then
+		zstd -q -d --long=31 -f -o "$raw.tmp" "$z" || return 1
+		mv "$raw.tmp" "$raw"
+	fi
+	echo "$raw"
+}
+
+# carried_sha SUBDIR NAME: the vmcore decompresses to the raw file whose
+# sha256 tests/data/README.md names (in the section "## `SUBDIR/NAME...").
+carried_sha() {
+	local in want got
+	in=$(carried_input "$1" "$2") || { echo "$in"; return 1; }
+	want=$(sed -n "/^## \`$1\/$2/,/^## /s/^| sha256 of the raw file | \`\([0-9a-f]*\)\`.*/\1/p" \
+		"$top/tests/data/README.md")
+	got=$(sha256sum "$in" | cut -d' ' -f1)
+	[ -n "$want" ] || { echo "no sha256 for $1/$2 in tests/data/README.md"; return 1; }
+	[ "$want" = "$got" ] || { echo "sha256 $got, README says $want"; return 1; }
+}
+
+# carried_level SUBDIR NAME LEVEL: vmsift -l -d LEVEL; the bitmaps' digest
+# (tests/gen/arm64/digest.py) equals the carried reference's, every page
+# equal to the input's (libkdumpfile reads the dump).
+carried_level() {
+	local in d=$work/out/$1-digest
+	in=$(carried_input "$1" "$2") || { echo "$in"; return 1; }
+	mkdir -p "$d"
+	rm -f "$d/$2.d$3"
+	vmsift -l -d "$3" --message-level 0 "$in" "$d/$2.d$3" || return 1
+	$PY "$top/tests/gen/arm64/digest.py" --check "$top/tests/data/$1/$2.expected" \
+		"$d/$2.d$3" && $check pages "$in" "$d/$2.d$3"
+}
+
+# carried_dmesg SUBDIR NAME [SED]: vmsift --dump-dmesg equals the carried
+# reference log, passed through sed SED first when given.
+carried_dmesg() {
+	local in ref=$work/$1/$2.ref.dmesg out=$work/out/$1.dmesg
+	in=$(carried_input "$1" "$2") || { echo "$in"; return 1; }
+	zstd -q -d -f -o "$ref" "$top/tests/data/$1/$2.dmesg.zst" || return 1
+	rm -f "$out"
+	timeout 60 vmsift --dump-dmesg --message-level 0 "$in" "$out" || return 1
+	[ -s "$out" ] || { echo "empty log"; return 1; }
+	sed -E "${3:-}" "$ref" | cmp - "$out"
+}
