@@ -26,7 +26,7 @@ HDRS    := include/vmsift.h $(wildcard lib/*.h) $(wildcard cli/*.h)
 # Everything compiled depends on build/cc.flags: a change of CC, CFLAGS,
 # LDFLAGS or LDLIBS (WERROR=1 too) rebuilds it (vmsift.mk).
 STAMP   := build/cc.flags
-VMSIFT_FLAGS_TEXT = $(CC) $(CFLAGS) $(LDFLAGS) $(LDLIBS)
+VMSIFT_FLAGS_TEXT = $(CC) $(CROSS_CPPFLAGS) $(CFLAGS) $(CROSS_LDFLAGS) $(LDFLAGS) $(LDLIBS)
 
 all: vmsift lib/libvmsift.so
 
@@ -51,15 +51,38 @@ lib/libvmsift.so: $(LIB_OBJ) lib/libvmsift.map $(STAMP) build/objs.flags
 vmsift: $(CLI_OBJ) lib/libvmsift.a $(STAMP)
 	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) lib/libvmsift.a $(LDFLAGS) $(LDLIBS)
 
-# vmsift-static.aarch64: the same for arm64 capture kernels (tests/harness
-# --arch arm64), with Debian's cross gcc and the :arm64 -dev packages.
-# It has its own flags stamp, so that building it leaves the host's alone.
-vmsift-static.aarch64: CC = aarch64-linux-gnu-gcc
+# vmsift-static.ARCH (aarch64, ppc64le, s390x, riscv64): the same, cross-
+# compiled with Debian's ARCH-linux-gnu-gcc (powerpc64le-linux-gnu-gcc for
+# ppc64le) and linked against the codec libraries of a sysroot that
+# tools/cross-sysroot DEBARCH unpacks (apt-get download, dpkg -x) into
+# $(VMSIFT_CACHE)/sysroot-DEBARCH: the host needs only the cross compiler
+# and its libstdc++ (tools/install-deps), no foreign -dev package.  The
+# sysroot's headers and libraries come first, before the host's.  Each
+# has its own flags stamp, build/ARCH.flags, so that building it leaves
+# the host's alone.
+VMSIFT_CACHE  ?= $(VMSIFT_TOP)tests/work/cache
+CROSS_ARCHS   := aarch64 ppc64le s390x riscv64
+cross_gnu      = $(patsubst ppc64le,powerpc64le,$(1))-linux-gnu
+cross_deb      = $(patsubst aarch64,arm64,$(patsubst ppc64le,ppc64el,$(1)))
+cross_sysroot  = $(VMSIFT_CACHE)/sysroot-$(call cross_deb,$(1))
+define cross_static
+vmsift-static.$(1): CC = $(call cross_gnu,$(1))-gcc
+vmsift-static.$(1): CROSS_CPPFLAGS = -I$(call cross_sysroot,$(1))/usr/include \
+	-I$(call cross_sysroot,$(1))/usr/include/$(call cross_gnu,$(1)) \
+	-I$(call cross_sysroot,$(1))/usr/include/lzo
+vmsift-static.$(1): CROSS_LDFLAGS = -L$(call cross_sysroot,$(1))/usr/lib/$(call cross_gnu,$(1))
+vmsift-static.$(1): $(CLI_SRC) $(LIB_SRC) $(HDRS) build/$(1).flags \
+		$(call cross_sysroot,$(1))/.complete
+endef
+$(foreach a,$(CROSS_ARCHS),$(eval $(call cross_static,$(a))))
+
+$(VMSIFT_CACHE)/sysroot-%/.complete:
+	VMSIFT_CACHE=$(VMSIFT_CACHE) tools/cross-sysroot $*
+
 vmsift-static: $(CLI_SRC) $(LIB_SRC) $(HDRS) $(STAMP)
-vmsift-static.aarch64: $(CLI_SRC) $(LIB_SRC) $(HDRS) build/aarch64.flags
-vmsift-static vmsift-static.aarch64:
-	$(CC) $(CFLAGS) -static -o $@ $(CLI_SRC) $(LIB_SRC) $(LDFLAGS) \
-		$(LDLIBS) -lstdc++ -lm  # static snappy is C++
+vmsift-static $(CROSS_ARCHS:%=vmsift-static.%):
+	$(CC) $(CROSS_CPPFLAGS) $(CFLAGS) -static -o $@ $(CLI_SRC) $(LIB_SRC) \
+		$(CROSS_LDFLAGS) $(LDFLAGS) $(LDLIBS) -lstdc++ -lm  # static snappy is C++
 
 bench/ceiling: bench/ceiling.c lib/libvmsift.a $(STAMP)
 	$(CC) $(CFLAGS) -o $@ bench/ceiling.c lib/libvmsift.a $(LDFLAGS) $(LDLIBS)
@@ -86,7 +109,7 @@ bench: vmsift
 
 clean:
 	rm -f lib/*.o cli/*.o lib/libvmsift.a lib/libvmsift.so lib/libvmsift.so.0 \
-		vmsift vmsift-static vmsift-static.aarch64 \
+		vmsift vmsift-static $(CROSS_ARCHS:%=vmsift-static.%) \
 		bench/ceiling
 	rm -rf build
 

@@ -68,3 +68,34 @@ t_build_archive_members() {
 	[ "$want" = "$got" ] || { echo "lib/libvmsift.a members differ from lib/*.c (< sources, > archive):"; diff <(echo "$want") <(echo "$got"); return 1; }
 }
 run_test "build: lib/libvmsift.a holds exactly the objects of lib/*.c" t_build_archive_members
+
+# make vmsift-static.ARCH: one rule for every architecture, a cross gcc and
+# the codec libraries of tools/cross-sysroot's sysroot.  Each binary must
+# build, be static, be for ARCH's machine (readelf's header), and run:
+# --version under qemu-ARCH-static lists every codec.
+t_build_cross_static() {
+	local arch=$1 machine=$2 class=$3 bin=$top/vmsift-static.$1 hdr ver
+	rm -f "$bin"
+	make -s -C "$top" "vmsift-static.$arch" >"$work/cross-$arch.log" 2>&1 ||
+		{ tail -n 15 "$work/cross-$arch.log"; echo "make vmsift-static.$arch failed"; return 1; }
+	[ -x "$bin" ] || { echo "make vmsift-static.$arch left no binary"; return 1; }
+	hdr=$(readelf -h "$bin") || return 1
+	grep -Eq "Machine: +$machine\$" <<<"$hdr" ||
+		{ echo "vmsift-static.$arch is not for $machine:"; grep Machine <<<"$hdr"; return 1; }
+	grep -Eq "Data: +$class" <<<"$hdr" ||
+		{ echo "vmsift-static.$arch is not $class:"; grep Data <<<"$hdr"; return 1; }
+	readelf -l "$bin" | grep -q INTERP && { echo "vmsift-static.$arch asks for a dynamic loader"; return 1; }
+	readelf -d "$bin" | grep -q NEEDED && { echo "vmsift-static.$arch needs shared libraries"; return 1; }
+	ver=$("qemu-$arch-static" "$bin" --version) || { echo "vmsift-static.$arch --version failed under qemu-$arch-static"; return 1; }
+	grep -q "^vmsift: version" <<<"$ver" && grep -q "compiled in: zlib lzo snappy zstd" <<<"$ver" ||
+		{ echo "vmsift-static.$arch --version: $ver"; return 1; }
+	rm -f "$work/cross-$arch.log"
+}
+run_test "build: make vmsift-static.aarch64 is static, AArch64, runs under qemu" \
+	t_build_cross_static aarch64 AArch64 "2's complement, little endian"
+run_test "build: make vmsift-static.ppc64le is static, PowerPC64 LE, runs under qemu" \
+	t_build_cross_static ppc64le "PowerPC64" "2's complement, little endian"
+run_test "build: make vmsift-static.s390x is static, S/390 big-endian, runs under qemu" \
+	t_build_cross_static s390x "IBM S/390" "2's complement, big endian"
+run_test "build: make vmsift-static.riscv64 is static, RISC-V, runs under qemu" \
+	t_build_cross_static riscv64 "RISC-V" "2's complement, little endian"
