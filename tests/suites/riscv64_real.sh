@@ -17,55 +17,32 @@ rvr_name=snapshot-riscv64-256M
 rvr_data=$top/tests/data/riscv64
 rvr_dir=$work/riscv64
 mkdir -p "$rvr_dir"
-
-# rvr_input: the carried riscv64 vmcore, decompressed once (path on stdout).
-rvr_input() {
-	local z=$rvr_data/$rvr_name.vmcore.zst raw=$rvr_dir/$rvr_name.vmcore
-	[ -f "$z" ] || { echo "missing $z"; return 1; }
-	if [ ! -f "$raw" ] || [ "$z" -nt "$raw" ]; then
-		zstd -q -d --long=31 -f -o "$raw.tmp" "$z" || return 1
-		mv "$raw.tmp" "$raw"
-	fi
-	echo "$raw"
-}
-
-# t_rvr_sha: the carried file decompresses to the raw vmcore README names.
-t_rvr_sha() {
-	local in want got
-	in=$(rvr_input) || return 1
-	want=$(sed -n "/^## \`riscv64\/$rvr_name/,/^## /s/^| sha256 of the raw file | \`\([0-9a-f]*\)\`.*/\1/p" \
-		"$top/tests/data/README.md")
-	got=$(sha256sum "$in" | cut -d' ' -f1)
-	[ -n "$want" ] || { echo "no sha256 for $rvr_name in tests/data/README.md"; return 1; }
-	[ "$want" = "$got" ] || { echo "sha256 $got, README says $want"; return 1; }
-}
+. "$top/tests/tools/carried.sh"
 
 # t_rvr_level LEVEL: vmsift -l -d LEVEL; the bitmaps' digest equals the
 # reference's, every page equal to the input's (libkdumpfile reads it).
 t_rvr_level() {
 	local level=$1 in d=$work/out/rvr-digest
-	in=$(rvr_input) || return 1
+	in=$(carried_input riscv64 "$rvr_name") || { echo "$in"; return 1; }
 	mkdir -p "$d"
 	rm -f "$d/$rvr_name.d$level"
 	vmsift -l -d "$level" --message-level 0 "$in" "$d/$rvr_name.d$level" || return 1
-	$PY "$top/tests/gen/arm64/digest.py" --check "$rvr_data/$rvr_name.expected" \
-		"$d/$rvr_name.d$level" && $check pages "$in" "$d/$rvr_name.d$level"
+	carried_digest "$rvr_data/$rvr_name.expected" "$d/$rvr_name.d$level" &&
+		$check pages "$in" "$d/$rvr_name.d$level"
 }
 
 # t_rvr_dmesg: --dump-dmesg equals the reference's log with its caller-id
-# column ("[      T0] ", which upstream prints and vmsift, modelled on
-# makedumpfile 1.7.2, does not) taken out.
+# column taken out (carried_dmesg_cmp).
 t_rvr_dmesg() {
 	local in ref=$rvr_dir/$rvr_name.ref.dmesg out=$work/out/rvr.dmesg
-	in=$(rvr_input) || return 1
+	in=$(carried_input riscv64 "$rvr_name") || { echo "$in"; return 1; }
 	zstd -q -d -f -o "$ref" "$rvr_data/$rvr_name.dmesg.zst" || return 1
 	rm -f "$out"
 	timeout 60 vmsift --dump-dmesg --message-level 0 "$in" "$out" || return 1
-	[ -s "$out" ] || { echo "empty log"; return 1; }
-	sed -E 's/^(\[ *[0-9]+\.[0-9]+\]) \[ *[TC][0-9]+\] /\1 /' "$ref" | cmp - "$out"
+	carried_dmesg_cmp "$ref" "$out"
 }
 
-run_test "riscv64 real: carried vmcore decompresses to the sha256 tests/data/README.md names" t_rvr_sha
+run_test "riscv64 real: carried vmcore decompresses to the sha256 tests/data/README.md names" carried_sha riscv64 "$rvr_name"
 for rvr_level in 1 2 4 8 16 31; do
 	run_test "riscv64 real $rvr_name -l -d $rvr_level: bitmaps equal upstream's, pages equal the input" \
 		t_rvr_level "$rvr_level"
