@@ -16,7 +16,8 @@
 # reference's bitmaps, every page equal to the input's, read back by
 # libkdumpfile; -E -d 31 holds what makedumpfile -E holds; --dump-dmesg is
 # byte-identical to makedumpfile's; libkdumpfile translates a kernel
-# address through vmsift's dump and drgn reads it.  About 2 minutes.
+# address through vmsift's dump and drgn reads it.  About 1 1/2 minutes
+# (3 1/2 before the live references are cached in tests/work/ref).
 #
 # VMSIFT_PPC64_FULL=1 (and not VMSIFT_NO_QEMU=1) adds two real kdumps
 # under qemu-system-ppc64 -M pseries (TCG), one with the radix MMU
@@ -24,7 +25,7 @@
 # on /proc/vmcore in the ppc64le capture kernel at -d 1 to 31, mmap and
 # --non-mmap, kdump, ELF and flattened, every dump checked on the host
 # against the raw /proc/vmcore and makedumpfile:ppc64el's bitmaps
-# (tests/harness/kdump-test --arch ppc64le).  About 3 minutes each.
+# (tests/harness/kdump-test --arch ppc64le).  About 6 1/2 minutes for both.
 
 p64_data=$top/tests/data/ppc64le
 p64_mdf=$top/tests/harness/mdf-ppc64el
