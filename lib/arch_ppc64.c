@@ -11,7 +11,11 @@
  *   MMU            NUMBER(RADIX_MMU) (1: radix, POWER9+; 0: hash); else
  *                  the MMU_FTR_TYPE_RADIX bit (0x40) of
  *                  cur_cpu_spec->mmu_features (SYMBOL(cur_cpu_spec),
- *                  OFFSET(cpu_spec.mmu_features)); else the hash MMU
+ *                  OFFSET(cpu_spec.mmu_features)); else (Linux 6.1
+ *                  exports neither) swapper_pg_dir's first entry: radix
+ *                  directory entries hold the next level's index size
+ *                  in bits 4:0 (NLS), hash ones hold zero there; else
+ *                  the hash MMU
  *   kernel version OSRELEASE: the hash MMU's index sizes changed in 4.12
  *                  and 4.17; kernels before 4.7 (native-endian entries,
  *                  other masks) are refused as not supported yet
@@ -75,6 +79,8 @@
 #define PTE_LEAF         (1ull << 62)       /* _PAGE_PTE */
 #define TABLE_MASKED     0xc0000000000000ffull
 #define MMU_FTR_RADIX    0x40u
+#define RADIX_NLS        0x1full            /* next level size, radix */
+#define PGD_MAX_ENTRIES  8192u               /* radix: 2^13 */
 #define VMEMMAP_MAX      (1u << 24)          /* vmemmap_list blocks */
 
 struct vmemmap_block {
@@ -109,9 +115,33 @@ static unsigned kernel_version(const struct vs_vmcoreinfo *vi)
 
 #define KV(a, b) ((a) * 65536u + (b) * 256u)
 
-/* Radix or hash: NUMBER(RADIX_MMU), else the cpu_spec's MMU features. */
+static uint64_t be64(const uint8_t *b);
+
+/* Radix or hash from swapper_pg_dir (at physical PGD): its first nonzero
+ * entry has the next level's size in bits 4:0 with radix, zero with hash
+ * (the kernel's directory entries are never leaves).  An unreadable or
+ * empty table says hash. */
+static int pgd_says_radix(uint64_t pgd, struct vs_reader *r)
+{
+	struct vs_error e = { 0 };
+	uint8_t b[8];
+
+	for (unsigned i = 0; i < PGD_MAX_ENTRIES; i++) {
+		uint64_t v;
+
+		if (vs_read_phys(r, pgd + i * 8ull, b, sizeof(b), &e) < 0)
+			return 0;
+		v = be64(b);
+		if (v)
+			return (v & RADIX_NLS) != 0;
+	}
+	return 0;
+}
+
+/* Radix or hash: NUMBER(RADIX_MMU), else the cpu_spec's MMU features,
+ * else swapper_pg_dir's entries (pgd_says_radix). */
 static void find_mmu(struct ppc64_ctx *c, const struct vs_input *in,
-		     struct vs_reader *r)
+		     struct vs_reader *r, uint64_t pgd)
 {
 	int64_t off;
 	uint64_t v, sym, spec;
@@ -125,8 +155,10 @@ static void find_mmu(struct ppc64_ctx *c, const struct vs_input *in,
 	c->radix = 0;
 	if (!vs_vi_symbol(in->vi, "cur_cpu_spec", &sym) ||
 	    !vs_vi_offset(in->vi, "cpu_spec.mmu_features", &off) ||
-	    sym < KERNEL_BASE)
+	    sym < KERNEL_BASE) {
+		c->radix = pgd_says_radix(pgd, r);
 		return;
+	}
 	/* cur_cpu_spec and the cpu_spec it points to lie in the image */
 	if (vs_read_phys(r, sym - KERNEL_BASE, b, 8, &e) < 0)
 		return;
@@ -359,7 +391,14 @@ static int setup(void *ctx, const struct vs_input *in, struct vs_reader *r,
 		return vs_err(err, "page size %llu is not 4K or 64K",
 			      (unsigned long long)in->page_size);
 	kv = kernel_version(in->vi);
-	find_mmu(c, in, r);
+	if (!vs_vi_symbol(in->vi, "swapper_pg_dir", &va))
+		return vs_err(err, "VMCOREINFO lacks 'SYMBOL(swapper_pg_dir)'");
+	/* the image lies in the linear map, below any vmalloc start */
+	if (va < KERNEL_BASE || va >= VMALLOC_HASH_4K)
+		return vs_err(err, "SYMBOL(swapper_pg_dir)=0x%llx is not in the "
+			      "linear map", (unsigned long long)va);
+	c->pgd = va - KERNEL_BASE;
+	find_mmu(c, in, r, c->pgd);
 	if (set_layout(c, kv, err) < 0)
 		return -1;
 	if (vs_vi_unsigned(in->vi, "VMALLOC_START", &vs) && vs > KERNEL_BASE)
@@ -369,12 +408,9 @@ static int setup(void *ctx, const struct vs_input *in, struct vs_reader *r,
 	else
 		c->lin_end = !c->radix && c->page_shift == 12 ?
 			VMALLOC_HASH_4K : VMALLOC_DEFAULT;
-	if (!vs_vi_symbol(in->vi, "swapper_pg_dir", &va))
-		return vs_err(err, "VMCOREINFO lacks 'SYMBOL(swapper_pg_dir)'");
 	if (!is_linear(c, va))
 		return vs_err(err, "SYMBOL(swapper_pg_dir)=0x%llx is not in the "
 			      "linear map", (unsigned long long)va);
-	c->pgd = va - KERNEL_BASE;
 	return c->radix ? 0 : read_vmemmap_list(c, in, r, err);
 }
 

@@ -18,7 +18,9 @@ code serves both:
     0xc0003d0000000000, vmemmap at 0xc0003f0000000000;
   * entries, stored big-endian whatever the kernel's byte order: a table
     entry is _PAGE_PRESENT (bit 63) | the next table's physical address |
-    the next level's index size in the low byte; a leaf is _PAGE_PRESENT |
+    (radix only) an index size in the low bits (the PTE level's at every
+    level; a real radix kernel puts the next level's there, a hash kernel
+    nothing); a leaf is _PAGE_PRESENT |
     _PAGE_PTE (bit 62) | the physical address | R, W, accessed, dirty,
     privileged.  Leaves above the last level (huge pages): radix PMD (2M
     with 64K pages) and PUD (1G); hash PMD (16M).
@@ -138,8 +140,10 @@ class Ppc64:
         return e & ~0xc0000000000000ff & M64
 
     def table_desc(self, pa):
-        # the low byte: an index size, as Linux's *_VAL_BITS put there
-        return PRESENT | pa | self.bits[0]
+        # radix: an index size in the low bits, where Linux's
+        # RADIX_*_VAL_BITS put the next level's (NLS; the PTE level's
+        # here); hash: none (HASH_*_VAL_BITS is the present bit alone)
+        return PRESENT | pa | (self.bits[0] if self.mmu == 'radix' else 0)
 
     def page_desc(self, pa, exec_=False):
         return PRESENT | PTE | pa | LEAF_FLAGS | (EXEC if exec_ else 0)

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""check_dump.py DUMP RAW_VMCORE
+"""check_dump.py [--volatile START-END]... DUMP RAW_VMCORE
 
 Open DUMP with libkdumpfile and check that every page it can read equals the
 page at the same physical address in RAW_VMCORE (an ELF /proc/vmcore copy,
@@ -9,6 +9,10 @@ the raw file's PT_LOADs is compared on the covered bytes only.  Pages the
 dump holds where the raw file has no memory must be all zeros.  In an ELF
 DUMP, excluded pages lie between a PT_LOAD's p_filesz and p_memsz and read
 as zeros by ELF rules; those pages must be zero and are not compared.
+--volatile names a physical range (hex, end exclusive) of memory that
+changes while the capture kernel runs (ppc64le: the RTAS firmware's
+instance, which the capture kernel calls): its pages are read but not
+compared, and counted apart.
 
 Prints one summary line; exits 0 when every page matches, 1 otherwise."""
 import sys
@@ -21,9 +25,15 @@ ZERO = bytes(PAGE)
 
 
 def main():
-    if len(sys.argv) != 3:
+    args = sys.argv[1:]
+    volatile = []
+    while len(args) > 2 and args[0] == "--volatile":
+        lo, hi = (int(x, 16) for x in args[1].split("-"))
+        volatile.append((lo // PAGE, (hi + PAGE - 1) // PAGE))
+        args = args[2:]
+    if len(args) != 2:
         sys.exit(__doc__)
-    dump_path, raw_path = sys.argv[1:]
+    dump_path, raw_path = args
     segs = pt_loads(raw_path)
     # pfn -> (file offset of the page start, first covered byte, end of covered bytes)
     # Direct-map and kernel-text segments overlap physically; the first wins.
@@ -55,7 +65,7 @@ def main():
     read = kdf.read
     nodata = (kdumpfile.exceptions.NoDataException,
               kdumpfile.exceptions.AddressTranslationException)
-    total = good = partial = extra = zero_fill = 0
+    total = good = partial = extra = zero_fill = skipped = 0
     bad = []
     with open(raw_path, "rb") as raw:
         for pfn in range(max_pfn):
@@ -64,6 +74,9 @@ def main():
             except nodata:
                 continue
             total += 1
+            if any(lo <= pfn < hi for lo, hi in volatile):
+                skipped += 1
+                continue
             if file_backed is not None and pfn not in file_backed:
                 if page != ZERO:
                     bad.append((pfn, "ELF zero fill (p_filesz < p_memsz) is not zero"))
@@ -91,7 +104,8 @@ def main():
     print(f"ok {good} pages equal to the raw file's, "
           f"{partial} partly covered pages equal on their covered bytes, "
           f"{extra} zero pages outside the raw file's memory"
-          + (f", {zero_fill} ELF zero-fill pages (excluded)" if file_backed is not None else ""))
+          + (f", {zero_fill} ELF zero-fill pages (excluded)" if file_backed is not None else "")
+          + (f", {skipped} volatile pages not compared" if volatile else ""))
 
 
 if __name__ == "__main__":

@@ -13,29 +13,41 @@ APT_TIMEOUT=${APT_TIMEOUT:-300}   # seconds for any one apt-get call
 QEMU_ENV=${QEMU:-}
 QEMU=${QEMU:-qemu-system-x86_64}
 
-# set_arch x86_64|arm64: the guest's architecture (--arch).  Sets QEMU, the
-# Debian kernel flavour and package architecture, the serial console and
-# the capture kernel's extra command line; machine_args gives the machine.
+# set_arch x86_64|arm64|riscv64|ppc64le|s390x: the guest's architecture (--arch).
+# Sets QEMU, the Debian kernel flavour and package architecture (and its
+# GNU triplet, for the cross compiler and the sysroot's library folders),
+# the serial console and the capture kernel's extra command line;
+# machine_args gives the machine.
 ARCH=x86_64 DEBARCH=amd64 KFLAVOUR=amd64 CONSOLE=ttyS0 CAPTURE_EXTRA=irqpoll
+TRIPLET=x86_64-linux-gnu STATIC_SUFFIX=
 set_arch() {
 	case $1 in
 	x86_64|amd64)
 		ARCH=x86_64 DEBARCH=amd64 KFLAVOUR=amd64 CONSOLE=ttyS0 CAPTURE_EXTRA=irqpoll
+		TRIPLET=x86_64-linux-gnu STATIC_SUFFIX=
 		QEMU=${QEMU_ENV:-qemu-system-x86_64} ;;
 	arm64|aarch64)
 		ARCH=arm64 DEBARCH=arm64 KFLAVOUR=arm64 CONSOLE=ttyAMA0 CAPTURE_EXTRA=
+		TRIPLET=aarch64-linux-gnu STATIC_SUFFIX=aarch64
 		QEMU=${QEMU_ENV:-qemu-system-aarch64} ;;
+	ppc64le|ppc64el)
+		# -M pseries: the console is the hypervisor's (hvc0).
+		ARCH=ppc64le DEBARCH=ppc64el KFLAVOUR=powerpc64le CONSOLE=hvc0 CAPTURE_EXTRA=
+		TRIPLET=powerpc64le-linux-gnu STATIC_SUFFIX=ppc64le
+		QEMU=${QEMU_ENV:-qemu-system-ppc64} ;;
 	riscv64)
 		# bookworm has no riscv64: kernel and busybox come from trixie,
 		# read through a private source list (see set_flavour).
 		ARCH=riscv64 DEBARCH=riscv64 KFLAVOUR=riscv64 CONSOLE=ttyS0 CAPTURE_EXTRA=
+		TRIPLET=riscv64-linux-gnu STATIC_SUFFIX=riscv64
 		QEMU=${QEMU_ENV:-qemu-system-riscv64}
 		private_apt trixie riscv64 apt-trixie ;;
 	s390x)
 		# Big-endian; SCLP line-mode console, virtio-ccw disk (built in).
 		ARCH=s390x DEBARCH=s390x KFLAVOUR=s390x CONSOLE=ttysclp0 CAPTURE_EXTRA=
+		TRIPLET=s390x-linux-gnu STATIC_SUFFIX=s390x
 		QEMU=${QEMU_ENV:-qemu-system-s390x} ;;
-	*) die "--arch must be x86_64, arm64, riscv64 or s390x, not '$1'" ;;
+	*) die "--arch must be x86_64, arm64, riscv64, ppc64le or s390x, not '$1'" ;;
 	esac
 }
 
@@ -64,7 +76,7 @@ KAPT_OPTS=${KAPT_OPTS:-} FLAVOUR_APPEND=''
 set_flavour() {
 	[ -n "$1" ] || return 0
 	case $ARCH/$1 in
-	x86_64/amd64|arm64/arm64|riscv64/riscv64|s390x/s390x) KFLAVOUR=$1 ;;
+	x86_64/amd64|arm64/arm64|riscv64/riscv64|ppc64le/powerpc64le|s390x/s390x) KFLAVOUR=$1 ;;
 	arm64/arm64-16k)
 		KFLAVOUR=$1 FLAVOUR_APPEND="cma=0 default_hugepagesz=2M hugepagesz=2M"
 		local d=$VMSIFT_CACHE/apt-bpo
@@ -73,7 +85,7 @@ set_flavour() {
 			> "$d/sources.list"
 		KAPT_OPTS="-o Dir::Etc::SourceList=$d/sources.list -o Dir::Etc::SourceParts=/dev/null
 			-o Dir::State::Lists=$d/lists -o Dir::Cache=$d -o APT::Architectures::=arm64" ;;
-	*) die "--kernel-flavour $1 does not go with --arch $ARCH (amd64; arm64 or arm64-16k; riscv64)" ;;
+	*) die "--kernel-flavour $1 does not go with --arch $ARCH (amd64; arm64 or arm64-16k; riscv64; powerpc64le; s390x)" ;;
 	esac
 }
 
@@ -93,10 +105,30 @@ machine_args() {
 		# the widest satp mode the CPU has.
 		[ "$1" = 4 ] || die "--paging applies to x86_64 only (riscv64: the kernel picks its satp mode)"
 		echo "-M virt -bios $RISCV64_BIOS" ;;
+	ppc64le)
+		# -cpu POWER9 runs the radix MMU (the kernel's default there),
+		# POWER8 the hash MMU (PPC64_MMU, --mmu).
+		[ "$1" = 4 ] || die "--paging applies to x86_64 only (ppc64le: --mmu radix|hash)"
+		case ${PPC64_MMU:-radix} in
+		radix) echo "-M pseries -cpu POWER9" ;;
+		hash) echo "-M pseries -cpu POWER8" ;;
+		*) die "--mmu must be radix or hash, not '$PPC64_MMU'" ;;
+		esac ;;
 	s390x)
-		# -cpu max: TCG's model with EDAT (1 MiB huge pages, THP).
+		# -cpu max: TCG's model (no EDAT in QEMU 7.2: no huge pages).
 		[ "$1" = 4 ] || die "--paging applies to x86_64 only (s390x: the kernel picks its region-table levels)"
 		echo "-M s390-ccw-virtio -cpu max" ;;
+	esac
+}
+
+# harness_modules: the modules the initramfs loads (and their
+# dependencies): the data disk's, and qemu_fw_cfg for -device vmcoreinfo,
+# which -M pseries has no fw_cfg for.
+harness_modules() {
+	case $ARCH in
+	ppc64le) echo virtio_pci virtio_blk ext4 crc32c_generic ;;
+	s390x) echo virtio_blk ext4 crc32c_generic ;;  # virtio-ccw is built in
+	*) echo qemu_fw_cfg virtio_pci virtio_blk ext4 crc32c_generic ;;
 	esac
 }
 
@@ -140,6 +172,14 @@ need_host_tools() {
 		need_cmd readelf binutils
 		dpkg --print-foreign-architectures | grep -qx arm64 ||
 			die "step 'host packages': the arm64 architecture is not enabled (run tools/install-deps, or dpkg --add-architecture arm64 && apt-get update)"
+	elif [ "$ARCH" = ppc64le ]; then
+		need_cmd "$QEMU" qemu-system-ppc
+		need_cmd powerpc64le-linux-gnu-gcc gcc-powerpc64le-linux-gnu
+		need_file /usr/powerpc64le-linux-gnu/lib/libc.a libc6-dev-ppc64el-cross
+		need_cmd qemu-ppc64le-static qemu-user-static
+		need_cmd readelf binutils
+		dpkg --print-foreign-architectures | grep -qx ppc64el ||
+			die "step 'host packages': the ppc64el architecture is not enabled (dpkg --add-architecture ppc64el && apt-get update)"
 	elif [ "$ARCH" = riscv64 ]; then
 		need_cmd qemu-system-riscv64 qemu-system-misc
 		fetch_riscv64_qemu
@@ -203,8 +243,10 @@ fetch_kernel() {
 	KDIR=$VMSIFT_CACHE/kernel-$ver
 	VMLINUZ=$KDIR/boot/vmlinuz-$ver
 	MODDIR=$KDIR/lib/modules/$ver
-	# Debian's riscv64 kernel is boot/vmlinux-VER (an EFI-stub Image QEMU boots).
-	[ "$ARCH" != riscv64 ] || VMLINUZ=$KDIR/boot/vmlinux-$ver
+	# Debian's riscv64 kernel is boot/vmlinux-VER (an EFI-stub Image QEMU
+	# boots); its ppc64el kernel too (an ELF vmlinux, which QEMU's SLOF-less
+	# -kernel and kexec -p both take).
+	[ "$ARCH" != riscv64 ] && [ "$ARCH" != ppc64le ] || VMLINUZ=$KDIR/boot/vmlinux-$ver
 	[ -f "$KDIR/.complete" ] && return 0
 	mkdir -p "$VMSIFT_CACHE/debs"
 	deb=$(ls "$VMSIFT_CACHE"/debs/linux-image-"$ver"_*.deb 2>/dev/null | head -n1 || true)
@@ -250,6 +292,7 @@ build_workload() {
 	WORKLOAD_BIN=$VMSIFT_CACHE/workload
 	[ "$ARCH" = arm64 ] && WORKLOAD_BIN=$VMSIFT_CACHE/workload.arm64 cc=aarch64-linux-gnu-gcc
 	[ "$ARCH" = riscv64 ] && WORKLOAD_BIN=$VMSIFT_CACHE/workload.riscv64 cc=riscv64-linux-gnu-gcc
+	[ "$ARCH" = ppc64le ] && WORKLOAD_BIN=$VMSIFT_CACHE/workload.ppc64le cc=powerpc64le-linux-gnu-gcc
 	[ "$ARCH" = s390x ] && WORKLOAD_BIN=$VMSIFT_CACHE/workload.s390x cc=s390x-linux-gnu-gcc
 	if [ ! -x "$WORKLOAD_BIN" ] || [ "$HARNESS_DIR/workload.c" -nt "$WORKLOAD_BIN" ]; then
 		mkdir -p "$VMSIFT_CACHE"
@@ -271,70 +314,43 @@ copy_with_libs() {
 	done
 }
 
-# ARM64_DEBS: the arm64 packages the guest and the host-side reference need,
-# fetched with apt-get download and unpacked into one sysroot, ARM64_ROOT
-# (busybox-static, kexec-tools, makedumpfile and the libraries they link).
-ARM64_DEBS="busybox-static kexec-tools makedumpfile libc6 zlib1g liblzo2-2 libdw1 libelf1
+# DEB_PKGS_<debarch>: the packages of a Debian architecture the guest and
+# the host-side reference need (busybox-static, kexec-tools, makedumpfile
+# and the libraries they link), fetched with apt-get download and unpacked
+# into one sysroot, DEB_ROOT (fetch_deb_root).
+DEB_PKGS_arm64="busybox-static kexec-tools makedumpfile libc6 zlib1g liblzo2-2 libdw1 libelf1
 	libbz2-1.0 liblzma5 libzstd1 libxenmisc4.17 libxencall1 libxendevicemodel1
 	libxenevtchn1 libxenforeignmemory1 libxengnttab1 libxenhypfs1 libxenstore4
 	libxentoolcore1 libxentoollog1 libyajl2 libext2fs2 libcom-err2 libfdt1 libuuid1"
-
-# fetch_arm64_root: download (once) and unpack ARM64_DEBS into ARM64_ROOT.
-fetch_arm64_root() {
-	local p debdir=$VMSIFT_CACHE/debs-arm64 deb missing=
-	ARM64_ROOT=$VMSIFT_CACHE/arm64-root
-	[ -f "$ARM64_ROOT/.complete" ] && return 0
-	mkdir -p "$debdir"
-	for p in $ARM64_DEBS; do
-		ls "$debdir/${p}_"*_arm64.deb >/dev/null 2>&1 || missing="$missing $p:arm64"
-	done
-	if [ -n "$missing" ]; then
-		log "downloading$missing"
-		# shellcheck disable=SC2086
-		(cd "$debdir" && timeout "$APT_TIMEOUT" apt-get download -q $missing >&2 2>/dev/null) ||
-			die "step 'arm64 packages': apt-get download$missing failed (arm64 architecture not enabled, or no network to the apt registry?)"
-	fi
-	rm -rf "$ARM64_ROOT"
-	mkdir -p "$ARM64_ROOT"
-	for deb in "$debdir"/*_arm64.deb; do
-		dpkg -x "$deb" "$ARM64_ROOT"
-	done
-	touch "$ARM64_ROOT/.complete"
-}
-
-# S390X_DEBS: the s390x packages the guest and the host-side reference
-# need (busybox-static, makedumpfile and the libraries it links; s390x
-# builds makedumpfile without Xen).
-S390X_DEBS="busybox-static makedumpfile libc6 zlib1g liblzo2-2 libdw1 libelf1
+DEB_PKGS_ppc64el="busybox-static kexec-tools makedumpfile libc6 zlib1g liblzo2-2 libdw1 libelf1
+	libbz2-1.0 liblzma5 libzstd1"
+# s390x builds makedumpfile without Xen; its kernels cannot kdump, so no
+# kexec-tools.
+DEB_PKGS_s390x="busybox-static makedumpfile libc6 zlib1g liblzo2-2 libdw1 libelf1
 	libbz2-1.0 liblzma5 libzstd1"
 
-# fetch_deb_root DEBARCH: fetch_arm64_root for another Debian architecture
-# (s390x): download (once) its package list (S390X_DEBS) with apt-get
-# download and unpack it into one sysroot, DEB_ROOT.
+# fetch_deb_root: download (once) DEB_PKGS_$DEBARCH and unpack them into
+# DEB_ROOT ($VMSIFT_CACHE/$DEBARCH-root).
 fetch_deb_root() {
-	local arch=$1 p debs debdir deb missing=
-	case $arch in
-	arm64) fetch_arm64_root; DEB_ROOT=$ARM64_ROOT; return 0 ;;
-	s390x) debs=$S390X_DEBS ;;
-	*) die "fetch_deb_root: no package list for $arch" ;;
-	esac
-	debdir=$VMSIFT_CACHE/debs-$arch
-	DEB_ROOT=$VMSIFT_CACHE/$arch-root
+	local p pkgs debdir=$VMSIFT_CACHE/debs-$DEBARCH deb missing=
+	DEB_ROOT=$VMSIFT_CACHE/$DEBARCH-root
 	[ -f "$DEB_ROOT/.complete" ] && return 0
+	eval "pkgs=\${DEB_PKGS_$DEBARCH:-}"
+	[ -n "$pkgs" ] || die "step '$DEBARCH packages': no package list DEB_PKGS_$DEBARCH in lib.sh"
 	mkdir -p "$debdir"
-	for p in $debs; do
-		ls "$debdir/${p}_"*_"$arch".deb >/dev/null 2>&1 || missing="$missing $p:$arch"
+	for p in $pkgs; do
+		ls "$debdir/${p}_"*_"$DEBARCH".deb >/dev/null 2>&1 || missing="$missing $p:$DEBARCH"
 	done
 	if [ -n "$missing" ]; then
 		log "downloading$missing"
 		# shellcheck disable=SC2086
 		(cd "$debdir" && timeout "$APT_TIMEOUT" apt-get download -q $missing >&2 2>/dev/null) ||
-			die "step '$arch packages': apt-get download$missing failed ($arch architecture not enabled, or no network to the apt registry?)"
+			die "step '$DEBARCH packages': apt-get download$missing failed ($DEBARCH architecture not enabled, or no network to the apt registry?)"
 	fi
 	rm -rf "$DEB_ROOT"
 	mkdir -p "$DEB_ROOT"
-	for p in $debs; do
-		for deb in "$debdir/${p}_"*_"$arch".deb; do dpkg -x "$deb" "$DEB_ROOT"; done
+	for deb in "$debdir"/*_"$DEBARCH".deb; do
+		dpkg -x "$deb" "$DEB_ROOT"
 	done
 	touch "$DEB_ROOT/.complete"
 }
@@ -429,29 +445,27 @@ fetch_riscv64_root() {
 	touch "$RISCV64_ROOT/.complete"
 }
 
-# deb_lib SYSROOT TRIPLET NAME: the path, inside the Debian sysroot
-# SYSROOT of multiarch TRIPLET, of the shared library NAME (the dynamic
-# loader's default directories).
+# deb_lib NAME: the path, inside DEB_ROOT, of the shared library NAME (the
+# dynamic loader's default directories).
 deb_lib() {
 	local d
-	for d in "/lib/$2" "/usr/lib/$2" /lib /usr/lib; do
-		if [ -e "$1$d/$3" ]; then echo "$d/$3"; return 0; fi
+	for d in /lib/$TRIPLET /usr/lib/$TRIPLET /lib /usr/lib /lib64 /usr/lib64; do
+		if [ -e "$DEB_ROOT$d/$1" ]; then echo "$d/$1"; return 0; fi
 	done
 	return 1
 }
 
-# copy_with_libs_deb SYSROOT TRIPLET ROOT BINARY NAME: copy_with_libs for
-# a foreign binary of the Debian sysroot SYSROOT (fetch_deb_root): its
-# interpreter and every library it needs, recursively (readelf's NEEDED),
-# at their paths in ROOT.
+# copy_with_libs_deb ROOT BINARY NAME: copy_with_libs for a binary of
+# DEB_ROOT (another architecture's): its interpreter and every library it
+# needs, recursively (readelf's NEEDED), at their paths in ROOT.
 copy_with_libs_deb() {
-	local sysroot=$1 triplet=$2 root=$3 bin=$4 name=$5 todo lib path interp seen=' '
+	local root=$1 bin=$2 name=$3 todo lib path interp seen=' '
 	install -D -m 755 "$bin" "$root/bin/$name"
 	interp=$(readelf -l "$bin" | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p')
 	if [ -n "$interp" ]; then
 		mkdir -p "$root$(dirname "$interp")"
-		cp -L "$sysroot$interp" "$root$interp" ||
-			die "step '$triplet initramfs': no $interp in $sysroot"
+		cp -L "$DEB_ROOT$interp" "$root$interp" ||
+			die "step '$DEBARCH initramfs': no $interp in $DEB_ROOT"
 	fi
 	todo=$(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
 	while :; do
@@ -461,24 +475,18 @@ copy_with_libs_deb() {
 		lib=$1; shift; todo=$*
 		case $seen in *" $lib "*) continue ;; esac
 		seen="$seen$lib "
-		path=$(deb_lib "$sysroot" "$triplet" "$lib") ||
-			die "step '$triplet initramfs': $(basename "$bin") needs $lib, not in $sysroot (add its package to the sysroot's list)"
+		path=$(deb_lib "$lib") ||
+			die "step '$DEBARCH initramfs': $(basename "$bin") needs $lib, not in $DEB_ROOT (add its package to DEB_PKGS_$DEBARCH)"
 		mkdir -p "$root$(dirname "$path")"
-		cp -L "$sysroot$path" "$root$path"
-		todo="$todo $(readelf -d "$sysroot$path" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
+		cp -L "$DEB_ROOT$path" "$root$path"
+		todo="$todo $(readelf -d "$DEB_ROOT$path" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
 	done
 }
 
-# copy_with_libs_arm64 ROOT BINARY NAME: copy_with_libs_deb for an aarch64
-# binary of ARM64_ROOT.
-copy_with_libs_arm64() {
-	copy_with_libs_deb "$ARM64_ROOT" aarch64-linux-gnu "$@"
-}
-
 # copy_with_libs_riscv64 ROOT BINARY NAME: copy_with_libs_deb for a
-# riscv64 binary of RISCV64_ROOT.
+# riscv64 binary of RISCV64_ROOT (fetch_riscv64_root).
 copy_with_libs_riscv64() {
-	copy_with_libs_deb "$RISCV64_ROOT" riscv64-linux-gnu "$@"
+	DEB_ROOT=$RISCV64_ROOT copy_with_libs_deb "$@"
 }
 
 # initramfs_tree ROOT MODULE...: busybox, the modules and their dependencies
@@ -487,15 +495,12 @@ initramfs_tree() {
 	local root=$1 m; shift
 	rm -rf "$root"
 	mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,mnt,modules,etc}
-	if [ "$ARCH" = arm64 ]; then
-		fetch_arm64_root
-		cp "$ARM64_ROOT/bin/busybox" "$root/bin/busybox"
+	if [ "$ARCH" = arm64 ] || [ "$ARCH" = ppc64le ] || [ "$ARCH" = s390x ]; then
+		fetch_deb_root
+		cp "$DEB_ROOT/bin/busybox" "$root/bin/busybox"
 	elif [ "$ARCH" = riscv64 ]; then
 		fetch_riscv64_root
 		cp "$RISCV64_ROOT/usr/bin/busybox" "$root/bin/busybox"
-	elif [ "$ARCH" = s390x ]; then
-		fetch_deb_root s390x
-		cp "$DEB_ROOT/bin/busybox" "$root/bin/busybox"
 	else
 		cp "$(command -v busybox)" "$root/bin/busybox"
 	fi

@@ -219,7 +219,7 @@ int main(int argc, char **argv)
 
 	printf("HARNESS: workload ready (anon %lu MiB, zeroed %lu MiB, tmpfs %lu MiB, "
 	       "hugetlb %lu x 2 MiB, written %lu MiB)\n",
-	       anon_mb, zero_mb, tmpfs_mb, huge_n, write_mb);
+	       anon_mb, zero_mb, tmpfs_mb, huge_dir ? huge_n : 0, write_mb);
 	fflush(stdout);
 	if (ready)
 		close(open(ready, O_WRONLY | O_CREAT, 0644));

@@ -53,8 +53,9 @@ t_ppc_missing() {
 run_test "ppc64 gen: no swapper_pg_dir: -d 1 dumps, -d 31 names it" \
 	t_ppc_missing "SYMBOL(swapper_pg_dir)"
 
-# Without NUMBER(RADIX_MMU) (and cur_cpu_spec), the hash MMU is assumed,
-# as upstream does: a hash vmcore filters the same.
+# Without NUMBER(RADIX_MMU) (and cur_cpu_spec), a hash vmcore's tables
+# (no index size in their entries) say hash, as upstream assumes: it
+# filters the same.
 t_ppc_no_radix_key() {
 	local in=$work/out/ppc-noradix.vmcore
 	ppc_vmcore ppc64le-4k-hash "$in" "vmcoreinfo del NUMBER(RADIX_MMU)" ||
@@ -62,7 +63,7 @@ t_ppc_no_radix_key() {
 	vmsift -l -d 31 --message-level 0 "$in" "$in.d31" || return 1
 	ppc_digest_is ppc64le-4k-hash.d31 "$in.d31"
 }
-run_test "ppc64 gen: no RADIX_MMU: the hash MMU assumed" t_ppc_no_radix_key
+run_test "ppc64 gen: no RADIX_MMU: the hash MMU from the tables" t_ppc_no_radix_key
 
 # A ppc64le vmcore whose EI_DATA says big-endian (ELFDATA2MSB) over
 # little-endian headers is refused before anything is written: read in
@@ -127,3 +128,18 @@ t_ppc_cpu_spec() {
 }
 run_test "ppc64 gen: no RADIX_MMU: radix from cur_cpu_spec's MMU features" \
 	t_ppc_cpu_spec
+
+# Without NUMBER(RADIX_MMU) and cur_cpu_spec (Linux 6.1 exports neither),
+# swapper_pg_dir's entries tell radix (they carry an index size in their
+# low bits): a radix vmcore filters as upstream did with the key.  The
+# real radix vmcore of ppc64le_real.sh is this case too.
+t_ppc_pgd_radix() {
+	local in=$work/out/ppc-pgdradix.vmcore
+	cp "$ppc_gen/ppc64le-64k-radix-pte.spec" "$in.spec" || return 1
+	echo "vmcoreinfo del NUMBER(RADIX_MMU)" >> "$in.spec"
+	$PY "$top/tests/gen/mkvmcore.py" "$in.spec" "$in" >/dev/null || return 1
+	vmsift -l -d 31 --message-level 0 "$in" "$in.d31" || return 1
+	ppc_digest_is ppc64le-64k-radix-pte.d31 "$in.d31"
+}
+run_test "ppc64 gen: no RADIX_MMU, no cur_cpu_spec: radix from swapper_pg_dir's entries" \
+	t_ppc_pgd_radix

@@ -3,9 +3,9 @@
 # kernel vmcore whose reference is carried next to it (tests/data/ARCH/NAME.*:
 # NAME.vmcore.zst, NAME.expected with the reference's bitmap digests,
 # NAME.dmesg.zst with its --dump-dmesg output; see tests/data/README.md).
-# Sourced by those suites (riscv64_real.sh, s390x_real.sh), inside
+# Sourced by those suites (riscv64_real.sh, s390x_real.sh, ppc64le_real.sh), inside
 # tests/run: uses $top, $work, $PY, $check.  SUBDIR is the folder under
-# tests/data (riscv64, s390x), NAME the file name without suffix.
+# tests/data (riscv64, s390x, ppc64le), NAME the file name without suffix.
 
 # carried_input SUBDIR NAME: the vmcore, decompressed once under
 # $work/SUBDIR (path on stdout).
@@ -55,4 +55,18 @@ carried_dmesg() {
 	timeout 60 vmsift --dump-dmesg --message-level 0 "$in" "$out" || return 1
 	[ -s "$out" ] || { echo "empty log"; return 1; }
 	sed -E "${3:-}" "$ref" | cmp - "$out"
+}
+
+# carried_digest EXPECTED DUMP: DUMP's digest (max_mapnr and both bitmaps,
+# tests/gen/arm64/digest.py) equals EXPECTED's line of its name.
+carried_digest() {
+	$PY "$top/tests/gen/arm64/digest.py" --check "$1" "$2"
+}
+
+# carried_dmesg_cmp REF OUT: OUT equals the reference log REF less its
+# caller-id column ("[      T0] " after the time stamp, which upstream
+# makedumpfile prints and 1.7.2, vmsift's model, does not).
+carried_dmesg_cmp() {
+	[ -s "$2" ] || { echo "empty log"; return 1; }
+	sed -E 's/^(\[ *[0-9]+\.[0-9]+\]) \[ *[TC][0-9]+\] /\1 /' "$1" | cmp - "$2"
 }
