@@ -78,6 +78,13 @@ int vs_arch_new(struct vs_arch **out, const struct vs_input *in,
 				 "for ELF machine %u (%s) is not supported",
 				 (unsigned)in->elf_machine,
 				 machine_name(in->elf_machine));
+	/* The architecture's code reads the kernel's memory in its own
+	 * order: a dump in the other (a big-endian arm64) is not its. */
+	if (ops->big_endian != in->order.big_endian)
+		return vs_err_st(err, VMSIFT_E_UNSUPPORTED, "the %s code reads "
+				 "%s-endian dumps; this one is %s-endian",
+				 ops->name, ops->big_endian ? "big" : "little",
+				 in->order.big_endian ? "big" : "little");
 	a = calloc(1, sizeof(*a));
 	if (!a)
 		return vs_err_oom(err, "out of memory");

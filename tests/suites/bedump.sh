@@ -46,6 +46,8 @@ t_bedump_kdump() {
 	vmsift "$1" -d "$2" --message-level 0 "$in" "$out" || return 1
 	bed_kdump_be "$out" || return 1
 	$check header "$out" | grep -qx "dump_level=$2" || { echo "dump level not read back"; return 1; }
+	# Two CORE/NT_PRSTATUS notes, their headers big-endian.
+	$check header "$out" | grep -qx "nr_cpus=2" || { echo "nr_cpus is not 2"; return 1; }
 	$check pages "$in" "$out" || return 1
 	r=$($check readback "$in" "$out" "$2") || { echo "$r"; return 1; }
 	echo "$r"
@@ -133,6 +135,25 @@ t_bedump_unsupported() {
 		! ls "$out"* >/dev/null 2>&1
 }
 
+# t_bedump_wrong_order: an x86_64 vmcore in a big-endian container (no
+# x86_64 kernel is big-endian): -d 1 needs no translation and dumps it,
+# big-endian; -d 31 is refused, saying the x86_64 code reads
+# little-endian dumps.
+t_bedump_wrong_order() {
+	local in=$bed_dir/x86-be.vmcore out=$work/out/bedump msg
+	$PY "$top/tests/gen/mkvmcore.py" "$top/tests/gen/specs/gen-6.1.spec" "$in" \
+		--elf-order big >/dev/null || return 1
+	rm -f "$out".*
+	vmsift -l -d 1 --message-level 0 "$in" "$out" || return 1
+	bed_kdump_be "$out" && $check pages "$in" "$out" || return 1
+	if msg=$(vmsift -l -d 31 "$in" "$out.d31" 2>&1); then
+		echo "-d 31 of a big-endian x86_64 dump succeeded"; return 1
+	fi
+	echo "$msg"
+	rm -f "$in" "$in.json"
+	grep -q "the x86_64 code reads little-endian dumps; this one is big-endian" <<<"$msg"
+}
+
 for bed_level in 0 1; do
 	run_test "bedump s390x: -l -d $bed_level kdump is big-endian, read back by libkdumpfile" t_bedump_kdump -l $bed_level
 	run_test "bedump s390x: -E -d $bed_level is ELFDATA2MSB, read back by libkdumpfile" t_bedump_elf $bed_level
@@ -143,4 +164,5 @@ run_test "bedump s390x: -p -d 0 kdump is big-endian, read back by libkdumpfile" 
 run_test "bedump s390x: a big-endian kdump file re-filtered equals the direct dump" t_bedump_refilter
 run_test "bedump s390x: -F | -R and --split / --reassemble of a big-endian dump" t_bedump_flat_split
 run_test "bedump s390x: a cut stream rebuilt is marked incomplete in big-endian" t_bedump_cut
+run_test "bedump x86_64 in a big-endian container: -d 1 dumps, -d 31 refused naming the order" t_bedump_wrong_order
 run_test "bedump s390x: -d 31 of an x86_64 image labelled s390x fails, naming the architecture" t_bedump_unsupported

@@ -30,12 +30,22 @@ be_vmsift() {
 	qemu-s390x-static "$be_bin" "$@"
 }
 
-# be_input x86_64|arm64|s390x: the carried vmcore, decompressed once;
-# s390x: bedump.sh's big-endian synthetic one.
+# be_input x86_64|arm64|s390x|s390x-gen: the carried vmcore, decompressed
+# once; s390x: bedump.sh's big-endian synthetic one; s390x-gen: a real
+# s390x layout (tests/gen/s390x/s390x-r2-vr), generated once.
 be_input() {
 	local z raw
 	case $1 in
 	s390x) bed_input; return ;;
+	s390x-gen)
+		raw=$be_dir/s390x-r2-vr.vmcore
+		if [ ! -f "$raw" ] || [ "$top/tests/gen/mkvmcore.py" -nt "$raw" ] ||
+			[ "$top/tests/gen/s390x/s390x-r2-vr.spec" -nt "$raw" ]; then
+			$PY "$top/tests/gen/mkvmcore.py" "$top/tests/gen/s390x/s390x-r2-vr.spec" \
+				"$raw.tmp" >/dev/null || return 1
+			mv "$raw.tmp" "$raw"
+		fi
+		echo "$raw"; return ;;
 	x86_64) z=$top/tests/data/kdump-384M.vmcore.zst ;;
 	arm64) z=$top/tests/data/arm64/kdump-arm64-384M.vmcore.zst ;;
 	esac
@@ -57,7 +67,7 @@ t_behost_build() {
 }
 
 # be_level ARCH: the level the helpers below filter at: 31, but 1 for the
-# s390x dump (no s390x address translation yet).
+# s390x dump (its memory is x86_64's: nothing s390x translation can use).
 be_level() {
 	if [ "$1" = s390x ]; then echo 1; else echo 31; fi
 }
@@ -190,6 +200,10 @@ run_test "behost s390x dump: -F and -R equal the little-endian host's" t_behost_
 run_test "behost s390x dump: --split and --reassemble equal the little-endian host's" t_behost_split s390x
 run_test "behost s390x dump: re-filtering a big-endian kdump file equals the little-endian host's" \
 	t_behost_refilter s390x -l
+# s390x translation (the DAT walk of vmemmap, os_info, big-endian struct
+# pages) with the host's order and against it: the same -d 31 dump.
+run_test "behost s390x gen: -l -d 31 of s390x-r2-vr equals the little-endian host's" \
+	t_behost_same s390x-gen -l -d 31
 if [ "${VMSIFT_BEHOST_FULL:-0}" = 1 ]; then
 	for be_arch in x86_64 arm64; do
 		for be_flag in -c -l -z; do

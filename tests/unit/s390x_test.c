@@ -88,6 +88,7 @@ static void box_init(struct box *b)
 	b->in.ops = &mem_format;
 	b->in.priv = &b->m;
 	b->in.elf_machine = 22;
+	vs_machine_set(&b->in.order, 0, 1, 8);     /* a big-endian dump */
 	b->in.page_size = PAGE;
 	b->in.page_shift = 12;
 	b->in.phys = &b->seg;

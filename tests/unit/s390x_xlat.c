@@ -120,6 +120,7 @@ static int open_core(struct core *c, struct vs_input *in, const char *path,
 	    memcmp(eh, "\177ELF\2\2", 6))
 		return vs_err(err, "'%s' is not a big-endian ELF64 file", path);
 	vs_machine_set(&c->m, 4096, 1, 8);
+	vs_machine_set(&in->order, 0, 1, 8);       /* EI_DATA: big-endian */
 	phoff = vs_load64(&c->m, eh + 32);
 	phnum = vs_load16(&c->m, eh + 56);
 	in->elf_machine = vs_load16(&c->m, eh + 18);
