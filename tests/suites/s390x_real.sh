@@ -39,16 +39,18 @@
 s3r_name=snapshot-s390x-512M
 s3r_mdf=$top/tests/harness/mdf-debian
 
-# t_s3r_kvaddr: libkdumpfile, reading vmsift's -d 31 dump, translates
-# init_uts_ns through the dumped page tables and finds the release
-# VMCOREINFO names.
+# t_s3r_kvaddr ARGS: libkdumpfile, reading vmsift's dump made with ARGS,
+# translates init_uts_ns through the dumped page tables and finds the
+# release VMCOREINFO names; drgn opens the same dump as an s390x one and
+# reads the same bytes.
 t_s3r_kvaddr() {
-	local in out=$work/out/s390x.kv.d31
+	local in out=$work/out/s390x.kv
 	in=$(carried_input s390x "$s3r_name") || { echo "$in"; return 1; }
 	rm -f "$out"
-	vmsift -l -d 31 --message-level 0 "$in" "$out" || return 1
+	# shellcheck disable=SC2086
+	vmsift $1 --message-level 0 "$in" "$out" || return 1
 	$PY - "$out" <<'PY'
-import sys, kdumpfile
+import sys, kdumpfile, drgn
 k = kdumpfile.kdumpfile(sys.argv[1])
 k.attr['addrxlat.ostype'] = 'linux'
 if k.attr['arch.name'] != 's390x':
@@ -62,7 +64,16 @@ got = raw[130:195].split(b'\0')[0].decode()
 if got != release:
     print('FAIL: init_uts_ns.name.release %r, VMCOREINFO OSRELEASE %r' % (got, release))
     sys.exit(1)
-print('ok: %s read at %#x' % (got, addr))
+prog = drgn.Program()
+prog.set_core_dump(sys.argv[1])
+if prog.platform.arch != drgn.Architecture.S390X:
+    print('FAIL: drgn sees %s' % prog.platform.arch)
+    sys.exit(1)
+got2 = prog.read(addr, 65 * 3)[130:195].split(b'\0')[0].decode()
+if got2 != release:
+    print('FAIL: drgn: init_uts_ns.name.release %r, VMCOREINFO OSRELEASE %r' % (got2, release))
+    sys.exit(1)
+print('ok: %s read at %#x by libkdumpfile and drgn' % (got, addr))
 PY
 }
 
@@ -138,7 +149,10 @@ done
 run_test "s390x real $s3r_name -E -d 31: ranges of makedumpfile:s390x -E, pages equal the input" t_s3r_elf
 run_test "s390x real $s3r_name --dump-dmesg: byte-identical to makedumpfile:s390x's" \
 	carried_dmesg s390x "$s3r_name"
-run_test "s390x real $s3r_name -d 31: libkdumpfile translates init_uts_ns through the dump" t_s3r_kvaddr
+run_test "s390x real $s3r_name -l -d 31: libkdumpfile and drgn translate init_uts_ns through the dump" \
+	t_s3r_kvaddr "-l -d 31"
+run_test "s390x real $s3r_name -E -d 31: libkdumpfile and drgn translate init_uts_ns through the dump" \
+	t_s3r_kvaddr "-E -d 31"
 run_test "s390x real $s3r_name -l -d 31 on a big-endian host (qemu-s390x-static): byte-identical to x86_64's" \
 	t_s3r_behost -l -d 31
 run_test "s390x real $s3r_name -c -d 1 on a big-endian host: byte-identical to x86_64's" \
