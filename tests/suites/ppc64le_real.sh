@@ -98,7 +98,8 @@ t_p64_elf() {
 # t_p64_dmesg NAME: --dump-dmesg is byte-identical to makedumpfile:ppc64el's
 # (the carried log, which t_p64_live_ref proves).
 t_p64_dmesg() {
-	local name=$1 in ref=$work/ppc64le/$name.ref.dmesg out=$work/out/p64.dmesg
+	local name=$1 in ref out=$work/out/p64.dmesg
+	ref=$work/ppc64le/$name.ref.dmesg
 	in=$(carried_input ppc64le "$name") || { echo "$in"; return 1; }
 	zstd -q -d -f -o "$ref" "$p64_data/$name.dmesg.zst" || return 1
 	rm -f "$out"
@@ -115,28 +116,7 @@ t_p64_readers() {
 	local name=$1 in out=$work/out/p64.kv.d31
 	in=$(carried_input ppc64le "$name") || { echo "$in"; return 1; }
 	vmsift -l -d 31 --message-level 0 "$in" "$out" || return 1
-	$PY - "$out" <<'PY'
-import sys, kdumpfile, drgn
-k = kdumpfile.kdumpfile(sys.argv[1])
-k.attr['addrxlat.ostype'] = 'linux'
-info = k.attr['linux.vmcoreinfo.lines']
-release = info['OSRELEASE']
-addr = int(info['SYMBOL(init_uts_ns)'], 16)
-# struct uts_namespace starts with struct new_utsname: sysname[65],
-# nodename[65], release[65]; a kref may come first (6.1: no).
-raw = k.read(kdumpfile.KDUMP_KVADDR, addr, 65 * 3)
-got = raw[130:195].split(b'\0')[0].decode()
-if got != release:
-    print('FAIL: libkdumpfile: init_uts_ns.name.release %r, VMCOREINFO OSRELEASE %r' % (got, release))
-    sys.exit(1)
-prog = drgn.Program()
-prog.set_core_dump(sys.argv[1])
-got2 = prog.read(addr, 65 * 3)[130:195].split(b'\0')[0].decode()
-if got2 != release:
-    print('FAIL: drgn: init_uts_ns.name.release %r, VMCOREINFO OSRELEASE %r' % (got2, release))
-    sys.exit(1)
-print('ok: %s read at %#x by libkdumpfile and drgn' % (got, addr))
-PY
+	$PY "$top/tests/tools/uts_release.py" "$out" --arch ppc64 --drgn
 }
 
 for p64_name in kdump-ppc64le-radix-768M kdump-ppc64le-hash-768M; do

@@ -49,32 +49,7 @@ t_s3r_kvaddr() {
 	rm -f "$out"
 	# shellcheck disable=SC2086
 	vmsift $1 --message-level 0 "$in" "$out" || return 1
-	$PY - "$out" <<'PY'
-import sys, kdumpfile, drgn
-k = kdumpfile.kdumpfile(sys.argv[1])
-k.attr['addrxlat.ostype'] = 'linux'
-if k.attr['arch.name'] != 's390x':
-    print('FAIL: libkdumpfile sees arch %s' % k.attr['arch.name'])
-    sys.exit(1)
-info = k.attr['linux.vmcoreinfo.lines']
-release = info['OSRELEASE']
-addr = int(info['SYMBOL(init_uts_ns)'], 16)
-raw = k.read(kdumpfile.KDUMP_KVADDR, addr, 65 * 3)
-got = raw[130:195].split(b'\0')[0].decode()
-if got != release:
-    print('FAIL: init_uts_ns.name.release %r, VMCOREINFO OSRELEASE %r' % (got, release))
-    sys.exit(1)
-prog = drgn.Program()
-prog.set_core_dump(sys.argv[1])
-if prog.platform.arch != drgn.Architecture.S390X:
-    print('FAIL: drgn sees %s' % prog.platform.arch)
-    sys.exit(1)
-got2 = prog.read(addr, 65 * 3)[130:195].split(b'\0')[0].decode()
-if got2 != release:
-    print('FAIL: drgn: init_uts_ns.name.release %r, VMCOREINFO OSRELEASE %r' % (got2, release))
-    sys.exit(1)
-print('ok: %s read at %#x by libkdumpfile and drgn' % (got, addr))
-PY
+	$PY "$top/tests/tools/uts_release.py" "$out" --arch s390x --drgn
 }
 
 # s3r_ref NAME: a carried reference file (NAME.zst beside the vmcore),
