@@ -412,6 +412,14 @@ fetch_riscv64_root() {
 		ls "$debdir/${p}_"*_riscv64.deb >/dev/null 2>&1 || missing="$missing $p:riscv64"
 	done
 	if [ -n "$missing" ]; then
+		# trixie's package lists (set_arch riscv64's private_apt), fetched
+		# here when nothing (kernel_version) has fetched them yet.
+		if ! ls "$VMSIFT_CACHE"/apt-trixie/lists/*_Packages* >/dev/null 2>&1; then
+			log "apt-get update of trixie riscv64"
+			# shellcheck disable=SC2086
+			timeout "$APT_TIMEOUT" apt-get $KAPT_OPTS update -q >&2 ||
+				die "step 'riscv64 packages': apt-get update (trixie riscv64) failed"
+		fi
 		log "downloading$missing (trixie)"
 		# shellcheck disable=SC2086
 		(cd "$debdir" && timeout "$APT_TIMEOUT" apt-get $KAPT_OPTS download -q $missing >&2) ||
