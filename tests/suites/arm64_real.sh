@@ -29,20 +29,17 @@
 # arm64-16k kernel), against upstream makedumpfile's carried bitmaps; see
 # the section there.
 
+# The helpers (carried_*) are tests/suites/lib/carried.sh's.
+# shellcheck source=tests/suites/lib/carried.sh
+. "$top/tests/suites/lib/carried.sh"
+
 a64_dir=$work/arm64
 a64_mdf=$top/tests/harness/mdf-arm64
 mkdir -p "$a64_dir" "$work/ref"
 
 # a64_input: the carried arm64 vmcore, decompressed once (path on stdout).
 a64_input() {
-	local z=$top/tests/data/arm64/kdump-arm64-384M.vmcore.zst
-	local raw=$a64_dir/kdump-arm64-384M.vmcore
-	[ -f "$z" ] || { echo "missing $z"; return 1; }
-	if [ ! -f "$raw" ] || [ "$z" -nt "$raw" ]; then
-		zstd -q -d --long=31 -f -o "$raw.tmp" "$z" || return 1
-		mv "$raw.tmp" "$raw"
-	fi
-	echo "$raw"
+	carried_input arm64 kdump-arm64-384M
 }
 
 # a64_ref ARGS...: makedumpfile:arm64's output for ARGS on the carried
@@ -62,13 +59,7 @@ a64_ref() {
 
 # t_a64_sha: the carried file decompresses to the raw vmcore README names.
 t_a64_sha() {
-	local in want got
-	in=$(a64_input) || return 1
-	want=$(sed -n '/^## `arm64\/kdump-arm64-384M/,/^## /s/^| sha256 of the raw file | `\([0-9a-f]*\)`.*/\1/p' \
-		"$top/tests/data/README.md")
-	got=$(sha256sum "$in" | cut -d' ' -f1)
-	[ -n "$want" ] || { echo "no sha256 for the arm64 vmcore in tests/data/README.md"; return 1; }
-	[ "$want" = "$got" ] || { echo "sha256 $got, README says $want"; return 1; }
+	carried_sha arm64 kdump-arm64-384M
 }
 
 # t_a64_level LEVEL: vmsift -l -d LEVEL; bitmaps equal makedumpfile:arm64's,
@@ -197,13 +188,7 @@ k16_refdir=$top/tests/data/arm64/$k16_name.ref
 
 # k16_input: the carried 16K vmcore, decompressed once (path on stdout).
 k16_input() {
-	local z=$top/tests/data/arm64/$k16_name.vmcore.zst raw=$a64_dir/$k16_name.vmcore
-	[ -f "$z" ] || { echo "missing $z"; return 1; }
-	if [ ! -f "$raw" ] || [ "$z" -nt "$raw" ]; then
-		zstd -q -d --long=31 -f -o "$raw.tmp" "$z" || return 1
-		mv "$raw.tmp" "$raw"
-	fi
-	echo "$raw"
+	carried_input arm64 "$k16_name"
 }
 
 # k16_ref NAME: a carried reference file, decompressed (path on stdout).
@@ -232,13 +217,7 @@ export K16_TOOLS=$top/tests/tools
 
 # t_k16_sha: the carried file decompresses to the raw vmcore README names.
 t_k16_sha() {
-	local in want got
-	in=$(k16_input) || return 1
-	want=$(sed -n "/^## \`arm64\/$k16_name/,/^## /s/^| sha256 of the raw file | \`\([0-9a-f]*\)\`.*/\1/p" \
-		"$top/tests/data/README.md")
-	got=$(sha256sum "$in" | cut -d' ' -f1)
-	[ -n "$want" ] || { echo "no sha256 for $k16_name in tests/data/README.md"; return 1; }
-	[ "$want" = "$got" ] || { echo "sha256 $got, README says $want"; return 1; }
+	carried_sha arm64 "$k16_name"
 }
 
 # t_k16_level LEVEL: vmsift -l -d LEVEL: a 16K header, bitmaps equal the

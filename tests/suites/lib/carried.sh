@@ -3,9 +3,10 @@
 # kernel vmcore whose reference is carried next to it (tests/data/ARCH/NAME.*:
 # NAME.vmcore.zst, NAME.expected with the reference's bitmap digests,
 # NAME.dmesg.zst with its --dump-dmesg output; see tests/data/README.md).
-# Sourced by those suites (riscv64_real.sh, s390x_real.sh, ppc64le_real.sh), inside
-# tests/run: uses $top, $work, $PY, $check.  SUBDIR is the folder under
-# tests/data (riscv64, s390x, ppc64le), NAME the file name without suffix.
+# Sourced by those suites (arm64_real.sh, ppc64le_real.sh, riscv64_real.sh,
+# s390x_real.sh), inside tests/run: uses $top, $work, $PY, $check.  SUBDIR
+# is the folder under tests/data (arm64, ppc64le, riscv64, s390x), NAME
+# the file name without suffix.
 
 # carried_input SUBDIR NAME: the vmcore, decompressed once under
 # $work/SUBDIR (path on stdout).
