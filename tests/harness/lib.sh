@@ -164,38 +164,30 @@ need_file() {
 
 need_host_tools() {
 	export PATH=$PATH:/usr/sbin:/sbin
-	if [ "$ARCH" = arm64 ]; then
-		need_cmd "$QEMU" qemu-system-arm
-		need_cmd aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu
-		need_file /usr/aarch64-linux-gnu/lib/libc.a libc6-dev-arm64-cross
-		need_cmd qemu-aarch64-static qemu-user-static
+	local qemu_pkg
+	case $ARCH in
+	x86_64) qemu_pkg=qemu-system-x86 ;;
+	arm64) qemu_pkg=qemu-system-arm ;;
+	ppc64le) qemu_pkg=qemu-system-ppc ;;
+	*) qemu_pkg=qemu-system-misc ;;
+	esac
+	need_cmd "$QEMU" "$qemu_pkg"
+	[ "$ARCH" = riscv64 ] && fetch_riscv64_qemu
+	if [ "$ARCH" != x86_64 ]; then
+		# The cross compiler and its libc for the static tools, qemu-user
+		# for the reference makedumpfile of $DEBARCH.
+		need_cmd "$TRIPLET-gcc" "gcc-$TRIPLET"
+		need_file "/usr/$TRIPLET/lib/libc.a" "libc6-dev-$DEBARCH-cross"
+		need_cmd "qemu-$STATIC_SUFFIX-static" qemu-user-static
 		need_cmd readelf binutils
-		dpkg --print-foreign-architectures | grep -qx arm64 ||
-			die "step 'host packages': the arm64 architecture is not enabled (run tools/install-deps, or dpkg --add-architecture arm64 && apt-get update)"
-	elif [ "$ARCH" = ppc64le ]; then
-		need_cmd "$QEMU" qemu-system-ppc
-		need_cmd powerpc64le-linux-gnu-gcc gcc-powerpc64le-linux-gnu
-		need_file /usr/powerpc64le-linux-gnu/lib/libc.a libc6-dev-ppc64el-cross
-		need_cmd qemu-ppc64le-static qemu-user-static
-		need_cmd readelf binutils
-		dpkg --print-foreign-architectures | grep -qx ppc64el ||
-			die "step 'host packages': the ppc64el architecture is not enabled (dpkg --add-architecture ppc64el && apt-get update)"
-	elif [ "$ARCH" = riscv64 ]; then
-		need_cmd qemu-system-riscv64 qemu-system-misc
-		fetch_riscv64_qemu
-		need_cmd riscv64-linux-gnu-gcc gcc-riscv64-linux-gnu
-		need_file /usr/riscv64-linux-gnu/lib/libc.a libc6-dev-riscv64-cross
-		need_cmd qemu-riscv64-static qemu-user-static
-		need_cmd readelf binutils
-	elif [ "$ARCH" = s390x ]; then
-		need_cmd qemu-system-s390x qemu-system-misc
-		need_cmd s390x-linux-gnu-gcc gcc-s390x-linux-gnu
-		need_file /usr/s390x-linux-gnu/lib/libc.a libc6-dev-s390x-cross
-		need_cmd qemu-s390x-static qemu-user-static
-		need_cmd readelf binutils
-	else
-		need_cmd "$QEMU" qemu-system-x86
 	fi
+	# apt-get download PKG:DEBARCH needs the architecture known to dpkg
+	# (riscv64's packages come through a private trixie source instead).
+	case $DEBARCH in
+	arm64|ppc64el|s390x)
+		dpkg --print-foreign-architectures | grep -qx "$DEBARCH" ||
+			die "step 'host packages': the $DEBARCH architecture is not enabled (run tools/install-deps, or dpkg --add-architecture $DEBARCH && apt-get update)" ;;
+	esac
 	need_cmd busybox busybox-static
 	need_cmd cpio cpio
 	need_cmd depmod kmod
