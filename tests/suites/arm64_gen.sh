@@ -16,11 +16,7 @@ arm_expected=$arm_gen/expected.txt
 arm_vmcore() { gen_vmcore "$arm_gen" "$@"; }
 arm_digest_is() { gen_digest_is "$arm_expected" "$@"; }
 
-for spec in "$arm_gen"/*.spec; do
-	name=$(basename "$spec" .spec)
-	run_test "arm64 gen: $name filter rules, makedumpfile's bitmaps, pages" \
-		t_gen_rules "$arm_gen" "$name"
-done
+gen_rules_tests arm64 "$arm_gen"
 
 # t_arm_drgn NAME: drgn's own aarch64 page-table walk reads the
 # generator's tables as the generator laid them out (a check of the

@@ -17,11 +17,7 @@ ppc_expected=$ppc_gen/expected.txt
 ppc_vmcore() { gen_vmcore "$ppc_gen" "$@"; }
 ppc_digest_is() { gen_digest_is "$ppc_expected" "$@"; }
 
-for spec in "$ppc_gen"/*.spec; do
-	name=$(basename "$spec" .spec)
-	run_test "ppc64 gen: $name filter rules, makedumpfile's bitmaps, pages" \
-		t_gen_rules "$ppc_gen" "$name"
-done
+gen_rules_tests ppc64 "$ppc_gen"
 
 # t_ppc_drgn NAME: drgn reads the vmcore, vmsift's kdump and ELF dumps as
 # the generator laid them out (linear-map and physical reads: drgn 0.0.22

@@ -17,11 +17,7 @@ rv_expected=$rv_gen/expected.txt
 rv_vmcore() { gen_vmcore "$rv_gen" "$@"; }
 rv_digest_is() { gen_digest_is "$rv_expected" "$@"; }
 
-for spec in "$rv_gen"/*.spec; do
-	name=$(basename "$spec" .spec)
-	run_test "riscv64 gen: $name filter rules, makedumpfile's bitmaps, pages" \
-		t_gen_rules "$rv_gen" "$name"
-done
+gen_rules_tests riscv64 "$rv_gen"
 
 # t_rv_dmesg NAME: --dump-dmesg writes the log upstream makedumpfile
 # wrote (its sha256 in expected.txt).

@@ -33,11 +33,7 @@ for spec in "$s390_gen"/*.spec; do
 		t_s390_xlat "$name"
 done
 
-for spec in "$s390_gen"/*.spec; do
-	name=$(basename "$spec" .spec)
-	run_test "s390x gen: $name filter rules, pages" \
-		t_gen_rules "$s390_gen" "$name"
-done
+gen_rules_tests s390x "$s390_gen"
 
 # t_s390_outputs NAME: a zlib kdump and a big-endian ELF dump at -d 31
 # read back page for page; a -d 1 kdump re-filtered to -d 31 decides as

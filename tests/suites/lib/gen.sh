@@ -43,3 +43,15 @@ t_gen_rules() {
 	fi
 	$check pages "$d/$name.vmcore" "$d/$name.d31"
 }
+
+# gen_rules_tests ARCH DIR: one t_gen_rules test for each spec of DIR
+# (makedumpfile's bitmaps named in the test where DIR/expected.txt holds
+# the reference's digests).
+gen_rules_tests() {
+	local arch=$1 dir=$2 spec name what="filter rules, pages"
+	[ -f "$dir/expected.txt" ] && what="filter rules, makedumpfile's bitmaps, pages"
+	for spec in "$dir"/*.spec; do
+		name=$(basename "$spec" .spec)
+		run_test "$arch gen: $name $what" t_gen_rules "$dir" "$name"
+	done
+}
