@@ -523,10 +523,7 @@ static int find_kaslr(const struct image *im, uint64_t *kaslr, char *rel,
 		if (dump_release(im, *kaslr, rel, err) == 0)
 			return 0;
 	}
-	return vs_err(err, "the kernel image segment (0x%llx) holds no "
-		      "utsname where the vmlinux puts it: another kernel, "
-		      "or an image this dump does not map",
-		      (unsigned long long)im->load->vaddr);
+	return -1;
 }
 
 /* mem_section's value when it is a pointer (SPARSEMEM_EXTREME), as the
@@ -572,10 +569,15 @@ static int without_note(struct vs_input *in, const struct vs_typeinfo *ti,
 	if (ti->ops->type_by_name(ti->ctx, "struct uts_namespace", &t, err) == 0)
 		ti->ops->member(ti->ctx, t, "name", &name_off, &t, err);
 	im.uts += name_off;
+	text_value(gen, "OSRELEASE", myrel, sizeof(myrel));
 	if (find_kaslr(&im, &m.kaslr, rel, err) < 0)
 		return vs_err_st(err, VMSIFT_E_MISMATCH, "'%s' does not match "
-				 "the dump: %s", vmlinux, err->msg);
-	text_value(gen, "OSRELEASE", myrel, sizeof(myrel));
+				 "the dump: its release is %s, build id %s, and "
+				 "the dump's kernel image (at 0x%llx) holds no "
+				 "utsname where that kernel keeps it", vmlinux,
+				 myrel, *vs_typeinfo_dwarf_build_id(ti) ?
+				 vs_typeinfo_dwarf_build_id(ti) : "(none)",
+				 (unsigned long long)im.load->vaddr);
 	if (strcmp(rel, myrel))
 		return mismatch(err, vmlinux, "release", myrel, rel);
 	if (mem_section_value(&im, m.kaslr, &m.mem_section, err) < 0)
