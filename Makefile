@@ -13,7 +13,8 @@ PREFIX  ?= /usr/local
 CC      ?= cc
 OPT     ?= -O2 -g
 include vmsift.mk
-PKGS     = $(VMSIFT_PKGS)
+# The .pc file's Requires.private: the codecs, and libdw (-x, -g).
+PKGS     = $(VMSIFT_PKGS) libdw
 CFLAGS  += $(OPT) $(VMSIFT_WARN) $(VMSIFT_STD) -fPIC $(VMSIFT_VISIBILITY) \
            $(VMSIFT_CPPFLAGS)
 LDLIBS  += $(VMSIFT_LDLIBS)
