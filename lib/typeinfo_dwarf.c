@@ -160,8 +160,11 @@ static int ix_add(struct index *ix, const char *name, enum ns ns,
 static const struct entry *ix_get(const struct index *ix, const char *name,
 				  enum ns ns)
 {
-	const struct entry *e = ix_find(ix, name, ns, hash_name(name, ns));
+	const struct entry *e;
 
+	if (!ix->cap)           /* a file without a single name */
+		return NULL;
+	e = ix_find(ix, name, ns, hash_name(name, ns));
 	return e->name ? e : NULL;
 }
 
