@@ -17,6 +17,8 @@
 #   -x on the vmcore stripped of its note (tests/tools/strip_vmcoreinfo.py):
 #   bitmaps equal those of the dump with its note at -d 1, 2, 4, 8, 15,
 #   every page read back.
+# MDF_UPSTREAM=PATH (an upstream makedumpfile, built from its git) adds
+# -g against it, with no key exempt.
 
 di_dir=$work/debuginfo
 mkdir -p "$di_dir"
@@ -49,14 +51,26 @@ di_mdf_g() {
 t_di_g_fake() {
 	local name=$1 base; shift
 	base=$di_dir/fake-$name
-	di_fake "$base" "$@" || return 1
+	di_fake_truth "$base" "$@" || return 1
 	di_mdf_g "$base" "$base.mdf" || return 1
 	rm -f "$base.vs"
 	vmsift -g "$base.vs" -x "$base" >/dev/null || return 1
+	$PY "$top/tests/tools/cmp_vmcoreinfo.py" "$base.mdf" "$base.vs" "$base.truth"
+}
+
+# di_fake_truth BASE [CFLAGS...]: the fake vmlinux BASE and BASE.truth,
+# its LENGTH(node_data) as drgn reads it.
+di_fake_truth() {
+	local base=$1; shift
+	di_fake "$base" "$@" || return 1
 	echo "vartype node_data" | $PY "$top/tests/tools/typeinfo_oracle.py" "$base" |
 		sed -n 's/.*nelem=\([0-9]*\).*/LENGTH(node_data)=\1/p' > "$base.truth"
 	[ -s "$base.truth" ] || { echo "drgn gave no node_data bound"; return 1; }
-	$PY "$top/tests/tools/cmp_vmcoreinfo.py" "$base.mdf" "$base.vs" "$base.truth"
+}
+
+t_di_g_upstream_fake() {
+	di_fake_truth "$di_dir/fake-up" || return 1
+	t_di_g_upstream "$di_dir/fake-up" "$di_dir/fake-up.truth"
 }
 
 # t_di_refused EXIT FRAGMENT... -- ARGS: vmsift ARGS exits EXIT, writes
@@ -169,6 +183,24 @@ t_di_g_real() {
 		"$di_dir/real.note"
 }
 
+# t_di_g_upstream VMLINUX TRUTH: -g equals upstream makedumpfile's
+# ($MDF_UPSTREAM, built from makedumpfile's git: no key exempt).
+t_di_g_upstream() {
+	local vmlinux=$1 truth=$2 base=$di_dir/upstream
+	rm -f "$base.mdf" "$base.vs"
+	timeout 300 "$MDF_UPSTREAM" -g "$base.mdf" -x "$vmlinux" >/dev/null 2>&1 ||
+		{ echo "$MDF_UPSTREAM -g failed"; return 1; }
+	vmsift -g "$base.vs" -x "$vmlinux" >/dev/null || return 1
+	$PY "$top/tests/tools/cmp_vmcoreinfo.py" --upstream "$base.mdf" "$base.vs" "$truth"
+}
+
+t_di_g_upstream_real() {
+	di_fetch || return 1
+	$PY "$top/tests/tools/strip_vmcoreinfo.py" --note "$di_carried" > "$di_dir/real.note" ||
+		return 1
+	t_di_g_upstream "$di_dbg" "$di_dir/real.note"
+}
+
 # t_di_x_note: -x beside the note, -d 31, against makedumpfile -x (cached).
 t_di_x_note() {
 	local ref=$work/ref/kdump-384M.vmcore.ref-x-d31 out=$di_dir/x-note.d31
@@ -207,8 +239,16 @@ else
 		t_di_g_real
 	run_test "debuginfo: -x beside the VMCOREINFO note, -d 31: bitmaps equal makedumpfile -x's" \
 		t_di_x_note
+	if [ -n "${MDF_UPSTREAM:-}" ]; then
+		run_test "debuginfo: -g of the 6.1 -dbg vmlinux equals upstream makedumpfile's (MDF_UPSTREAM)" \
+			t_di_g_upstream_real
+	fi
 	for di_level in 1 2 4 8 15; do
 		run_test "debuginfo: -x on the vmcore stripped of VMCOREINFO, -d $di_level: bitmaps equal the note's, pages read back" \
 			t_di_x_stripped "$di_level"
 	done
+fi
+if [ -n "${MDF_UPSTREAM:-}" ]; then
+	run_test "debuginfo: -g of a small vmlinux equals upstream makedumpfile's (MDF_UPSTREAM)" \
+		t_di_g_upstream_fake
 fi

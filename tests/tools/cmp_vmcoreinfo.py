@@ -10,6 +10,9 @@
 - LENGTH(ARRAY) where 1.7.2 writes 2^63-2 (its value for an array whose
   bound it does not find): vmsift's must be TRUTH's value.
 
+With --upstream first, MDF is current upstream makedumpfile's text and no
+key is exempt (only the LENGTH rule holds: upstream has the same bug).
+
 TRUTH is VMCOREINFO text known right: the kernel's own note from a dump
 of that kernel, or lines an independent reader (drgn) gave.  Without
 TRUTH, no difference of value is accepted.  Prints what differs, exits 1.
@@ -35,12 +38,17 @@ def parse(path):
 
 
 def main():
-    mdf, ours = parse(sys.argv[1]), parse(sys.argv[2])
-    truth = dict(parse(sys.argv[3])) if len(sys.argv) > 3 else {}
+    args = sys.argv[1:]
+    exempt = UPSTREAM_ONLY
+    if args and args[0] == "--upstream":
+        exempt = set()
+        args = args[1:]
+    mdf, ours = parse(args[0]), parse(args[1])
+    truth = dict(parse(args[2])) if len(args) > 2 else {}
     bad = []
     kept = []
     for key, val in ours:
-        if key in UPSTREAM_ONLY:
+        if key in exempt:
             if key in truth and truth[key] != val:
                 bad.append("%s=%s, the kernel says %s" % (key, val, truth[key]))
             continue
