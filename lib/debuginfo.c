@@ -87,6 +87,20 @@ static const char *const numbers[] = {
 	"HUGETLB_PAGE_DTOR",
 };
 
+/* -x only (not -g): keys of the kernel's own VMCOREINFO that makedumpfile
+ * -g does not write and the DWARF gives, for the readers that need them
+ * without the note (--dump-dmesg: the 5.10+ ring buffer's). */
+static const char *const extra_sizes[] = {
+	"prb_desc_ring", "prb_data_blk_lpos", "prb_data_ring",
+	"atomic_long_t", "dev_printk_info",
+};
+static const char *const extra_offsets[] = {
+	"printk_ringbuffer.fail", "printk_info.seq", "printk_info.dev_info",
+	"dev_printk_info.subsystem", "dev_printk_info.device",
+	"prb_data_ring.head_lpos", "prb_data_ring.tail_lpos",
+	"pglist_data.node_id",
+};
+
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 struct gen {
@@ -304,7 +318,20 @@ static int release_of(struct gen *g, char *rel, struct vs_error *err)
 	return 0;
 }
 
-static int generate(struct gen *g, uint64_t page_size, struct vs_error *err)
+static void put_extras(struct gen *g)
+{
+	uint64_t v;
+
+	if (sym(g, "printk_rb_static", &v))
+		fprintf(g->f, "SYMBOL(printk_rb_static)=%llx\n",
+			(unsigned long long)v);
+	for (size_t i = 0; i < N(extra_sizes); i++)
+		put_size(g, extra_sizes[i]);
+	put_offsets(g, extra_offsets, N(extra_offsets));
+}
+
+static int generate(struct gen *g, uint64_t page_size, int extras,
+		    struct vs_error *err)
 {
 	char rel[RELEASE_LEN];
 	const char *src;
@@ -327,11 +354,13 @@ static int generate(struct gen *g, uint64_t page_size, struct vs_error *err)
 	put_numbers(g);
 	if (vs_typeinfo_dwarf_srcfile(g->ti, "pud_t", &src, &g->scratch) == 0)
 		fprintf(g->f, "SRCFILE(pud_t)=%s\n", src);
+	if (extras)
+		put_extras(g);
 	return 0;
 }
 
-int vs_debuginfo_text(const struct vs_typeinfo *ti, uint64_t page_size,
-		      char **text, size_t *len, struct vs_error *err)
+static int make_text(const struct vs_typeinfo *ti, uint64_t page_size,
+		     int extras, char **text, size_t *len, struct vs_error *err)
 {
 	struct gen g = { .ti = ti };
 	int ret;
@@ -341,7 +370,7 @@ int vs_debuginfo_text(const struct vs_typeinfo *ti, uint64_t page_size,
 	g.f = open_memstream(text, len);
 	if (!g.f)
 		return vs_err_oom(err, "out of memory for VMCOREINFO text");
-	ret = generate(&g, page_size, err);
+	ret = generate(&g, page_size, extras, err);
 	if (fclose(g.f) != 0 && ret == 0)
 		ret = vs_err_oom(err, "out of memory for VMCOREINFO text");
 	if (ret < 0) {
@@ -349,6 +378,12 @@ int vs_debuginfo_text(const struct vs_typeinfo *ti, uint64_t page_size,
 		*text = NULL;
 	}
 	return ret;
+}
+
+int vs_debuginfo_text(const struct vs_typeinfo *ti, uint64_t page_size,
+		      char **text, size_t *len, struct vs_error *err)
+{
+	return make_text(ti, page_size, 0, text, len, err);
 }
 
 /* ---- -x: the dump's VMCOREINFO completed from the vmlinux ---- */
@@ -594,7 +629,7 @@ int vs_debuginfo_apply(struct vs_input *in, const struct vs_typeinfo *ti,
 	size_t len;
 	int ret;
 
-	if (vs_debuginfo_text(ti, in->page_size, &gen, &len, err) < 0)
+	if (make_text(ti, in->page_size, 1, &gen, &len, err) < 0)
 		return vs_err_ctx(err, "'%s'", vmlinux);
 	if (in->vi) {
 		struct merge m = { .keep = in->vi };

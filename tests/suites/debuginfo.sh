@@ -16,7 +16,7 @@
 #   -x with the note: -d 31 bitmaps equal makedumpfile -x's;
 #   -x on the vmcore stripped of its note (tests/tools/strip_vmcoreinfo.py):
 #   bitmaps equal those of the dump with its note at -d 1, 2, 4, 8, 15,
-#   every page read back.
+#   every page read back, and the same --dump-dmesg log.
 # MDF_UPSTREAM=PATH (an upstream makedumpfile, built from its git) adds
 # -g against it, with no key exempt.
 
@@ -228,6 +228,19 @@ t_di_x_stripped() {
 	$check bitmaps "$without" "$with" "$di_carried"
 }
 
+# t_di_dmesg_stripped: --dump-dmesg -x of the stripped vmcore gives the
+# log of the vmcore with its note, byte for byte.
+t_di_dmesg_stripped() {
+	local with=$di_dir/log.with without=$di_dir/log.without
+	di_fetch && di_stripped || return 1
+	rm -f "$with" "$without"
+	vmsift --dump-dmesg --message-level 0 "$di_carried" "$with" || return 1
+	vmsift --dump-dmesg --message-level 0 -x "$di_dbg" "$di_dir/nonote.vmcore" \
+		"$without" || return 1
+	[ -s "$with" ] || { echo "empty log"; return 1; }
+	cmp "$with" "$without"
+}
+
 if [ ! -f "$di_carried" ]; then
 	run_test "debuginfo: the carried vmcore is there" false
 elif [ "${VMSIFT_NO_DBG:-0}" = 1 ]; then
@@ -243,6 +256,8 @@ else
 		run_test "debuginfo: -g of the 6.1 -dbg vmlinux equals upstream makedumpfile's (MDF_UPSTREAM)" \
 			t_di_g_upstream_real
 	fi
+	run_test "debuginfo: --dump-dmesg -x on the vmcore stripped of VMCOREINFO equals the log with the note" \
+		t_di_dmesg_stripped
 	for di_level in 1 2 4 8 15; do
 		run_test "debuginfo: -x on the vmcore stripped of VMCOREINFO, -d $di_level: bitmaps equal the note's, pages read back" \
 			t_di_x_stripped "$di_level"
