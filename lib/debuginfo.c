@@ -9,6 +9,7 @@
  */
 #include "debuginfo.h"
 
+#include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -503,18 +504,34 @@ static int read_image(const struct vs_input *in, const struct vs_segment *load,
 }
 
 /* The segment of the kernel image: the highest virtual addresses (above
- * the direct map on every architecture vmsift reads). */
-static const struct vs_segment *image_load(const struct vs_input *in)
+ * the direct map on every architecture vmsift reads), at or above the
+ * image's unrelocated start TEXT (KASLR moves it up).  A dump without
+ * virtual addresses (QEMU's without paging: vaddr = paddr) has none. */
+static const struct vs_segment *image_load(const struct vs_input *in,
+					   uint64_t text)
 {
 	const struct vs_segment *best = NULL;
 
 	if (in->no_elf_loads)
 		return NULL;
-	for (size_t i = 0; i < in->nr_loads; i++)
-		if (in->loads[i].vaddr && (!best ||
-		    in->loads[i].vaddr > best->vaddr))
-			best = &in->loads[i];
+	for (size_t i = 0; i < in->nr_loads; i++) {
+		const struct vs_segment *s = &in->loads[i];
+
+		if (s->vaddr >= text && s->vaddr != s->paddr &&
+		    (!best || s->vaddr > best->vaddr))
+			best = s;
+	}
 	return best;
+}
+
+/* The unrelocated start of the kernel image. */
+static int image_start(const struct vs_typeinfo *ti, uint64_t *text,
+		       struct vs_error *err)
+{
+	if (ti->ops->symbol(ti->ctx, "_text", text, err) == 0 ||
+	    ti->ops->symbol(ti->ctx, "_stext", text, err) == 0)
+		return 0;
+	return vs_err(err, "no symbol '_text' or '_stext' in the vmlinux");
 }
 
 struct image {
@@ -587,18 +604,40 @@ static int mem_section_value(const struct image *im, uint64_t kaslr,
 	return 0;
 }
 
+/* What the kernel's note adds after the DWARF's lines: KERNELOFFSET, and
+ * on x86_64 with KASLR (CONFIG_RANDOMIZE_BASE) its 1 GiB
+ * KERNEL_IMAGE_SIZE, a macro the DWARF does not hold (512 MiB without
+ * KASLR, what the x86_64 code assumes when the key is missing). */
+static void image_tail(const struct vs_typeinfo *ti, uint64_t kaslr,
+		       char *tail, size_t size)
+{
+	unsigned machine = 0, ptr_size = 0;
+	int n = snprintf(tail, size, "KERNELOFFSET=%llx\n",
+			 (unsigned long long)kaslr);
+
+	vs_typeinfo_dwarf_machine(ti, &machine, &ptr_size);
+	if (machine == EM_X86_64 && kaslr && n > 0 && (size_t)n < size)
+		snprintf(tail + n, size - (size_t)n,
+			 "NUMBER(KERNEL_IMAGE_SIZE)=%llu\n", 1ull << 30);
+}
+
 static int without_note(struct vs_input *in, const struct vs_typeinfo *ti,
 			const char *gen, const char *vmlinux, char **text,
 			size_t *len, struct vs_error *err)
 {
-	struct image im = { in, image_load(in), ti, 0 };
+	struct image im = { in, NULL, ti, 0 };
 	struct merge m = { 0 };
-	uint64_t name_off = 0, t;
-	char rel[RELEASE_LEN], myrel[RELEASE_LEN], tail[64];
+	uint64_t name_off = 0, t, start;
+	char rel[RELEASE_LEN], myrel[RELEASE_LEN], tail[128];
 
+	if (image_start(ti, &start, err) < 0)
+		return -1;
+	im.load = image_load(in, start);
 	if (!im.load)
-		return vs_err(err, "the dump has no VMCOREINFO and no kernel "
-			      "virtual addresses: -x needs an ELF vmcore");
+		return vs_err(err, "the dump has no VMCOREINFO and no segment "
+			      "of the kernel image at its virtual address: -x "
+			      "without VMCOREINFO needs an ELF vmcore as kdump "
+			      "writes it (/proc/vmcore)");
 	if (ti->ops->symbol(ti->ctx, "init_uts_ns", &im.uts, err) < 0)
 		return -1;
 	if (ti->ops->type_by_name(ti->ctx, "struct uts_namespace", &t, err) == 0)
@@ -617,8 +656,7 @@ static int without_note(struct vs_input *in, const struct vs_typeinfo *ti,
 		return mismatch(err, vmlinux, "release", myrel, rel);
 	if (mem_section_value(&im, m.kaslr, &m.mem_section, err) < 0)
 		return -1;
-	snprintf(tail, sizeof(tail), "KERNELOFFSET=%llx\n",
-		 (unsigned long long)m.kaslr);
+	image_tail(ti, m.kaslr, tail, sizeof(tail));
 	return merged_text(&m, gen, tail, strlen(tail), text, len, err);
 }
 

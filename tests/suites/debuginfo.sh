@@ -16,7 +16,9 @@
 #   -x with the note: -d 31 bitmaps equal makedumpfile -x's;
 #   -x on the vmcore stripped of its note (tests/tools/strip_vmcoreinfo.py):
 #   bitmaps equal those of the dump with its note at -d 1, 2, 4, 8, 15,
-#   every page read back, and the same --dump-dmesg log.
+#   every page read back, and the same --dump-dmesg log; with the shared
+#   fixtures beside the checkout (not under VMSIFT_QUICK=1), kdump-512M
+#   likewise at -d 15 and QEMU's qemu-256M refused (no virtual addresses).
 # MDF_UPSTREAM=PATH (an upstream makedumpfile, built from its git) adds
 # -g against it, with no key exempt.
 
@@ -90,10 +92,13 @@ t_di_refused() {
 	[ ! -e "$out" ] || { echo "a dump was left behind"; return 1; }
 }
 
+# di_stripped [VMCORE]: VMCORE (the carried one) without its note, as
+# $di_dir/nonote.vmcore or $di_dir/BASENAME.nonote.
 di_stripped() {
-	[ -f "$di_dir/nonote.vmcore" ] && [ "$di_dir/nonote.vmcore" -nt "$di_carried" ] ||
-		$PY "$top/tests/tools/strip_vmcoreinfo.py" "$di_carried" \
-			"$di_dir/nonote.vmcore"
+	local in=${1:-$di_carried} out=$di_dir/nonote.vmcore
+	[ -n "${1:-}" ] && out=$di_dir/$(basename "$1").nonote
+	[ -f "$out" ] && [ "$out" -nt "$in" ] ||
+		$PY "$top/tests/tools/strip_vmcoreinfo.py" "$in" "$out"
 }
 
 t_di_mismatch_id() {
@@ -241,6 +246,27 @@ t_di_dmesg_stripped() {
 	cmp "$with" "$without"
 }
 
+# t_di_x_fixture VMCORE LEVEL: the same on a shared fixture of the same
+# kernel (another KASLR offset: 0x30e00000, past 512 MiB).
+t_di_x_fixture() {
+	local in=$1 level=$2 base
+	base=$di_dir/$(basename "$in")
+	di_fetch && di_stripped "$in" || return 1
+	rm -f "$base.with" "$base.without"
+	vmsift -l -d "$level" --message-level 0 "$in" "$base.with" || return 1
+	vmsift -l -d "$level" --message-level 0 -x "$di_dbg" "$base.nonote" \
+		"$base.without" || return 1
+	$check bitmaps "$base.without" "$base.with" "$in"
+}
+
+# t_di_x_novaddr VMCORE: QEMU's dump (no virtual addresses) without its
+# note: -x is refused with exit 1, saying what it needs.
+t_di_x_novaddr() {
+	di_fetch && di_stripped "$1" || return 1
+	t_di_refused 1 "no segment of the kernel image" -- -x "$di_dbg" \
+		"$di_dir/$(basename "$1").nonote"
+}
+
 if [ ! -f "$di_carried" ]; then
 	run_test "debuginfo: the carried vmcore is there" false
 elif [ "${VMSIFT_NO_DBG:-0}" = 1 ]; then
@@ -258,6 +284,14 @@ else
 	fi
 	run_test "debuginfo: --dump-dmesg -x on the vmcore stripped of VMCOREINFO equals the log with the note" \
 		t_di_dmesg_stripped
+	if [ -f "$work/kdump-512M.vmcore" ] && [ "${VMSIFT_QUICK:-0}" != 1 ]; then
+		run_test "debuginfo: -x on kdump-512M (shared fixture) stripped of VMCOREINFO, -d 15: bitmaps equal the note's" \
+			t_di_x_fixture "$work/kdump-512M.vmcore" 15
+	fi
+	if [ -f "$work/qemu-256M.vmcore" ] && [ "${VMSIFT_QUICK:-0}" != 1 ]; then
+		run_test "debuginfo: -x on QEMU's qemu-256M (shared fixture) stripped of VMCOREINFO: refused, no virtual addresses" \
+			t_di_x_novaddr "$work/qemu-256M.vmcore"
+	fi
 	for di_level in 1 2 4 8 15; do
 		run_test "debuginfo: -x on the vmcore stripped of VMCOREINFO, -d $di_level: bitmaps equal the note's, pages read back" \
 			t_di_x_stripped "$di_level"
