@@ -10,7 +10,8 @@
 #   without DWARF, exit 1; the build without libdw says so.
 # With the real -dbg vmlinux of the carried vmcore's kernel (6.1.0-57,
 # fetched once into $VMSIFT_CACHE by tests/harness/lib.sh, 860 MB; about
-# 2 minutes in all when makedumpfile's runs are cached in tests/work/ref):
+# 30 s of CPU, 2-3 minutes wall on 2 shared cores, when makedumpfile's
+# runs are cached in tests/work/ref):
 #   typeinfo.h's DWARF source answers as drgn does (typeinfo_query);
 #   -g equals makedumpfile 1.7.2's but for doc/debuginfo.md's keys;
 #   -x with the note: -d 31 bitmaps equal makedumpfile -x's;
