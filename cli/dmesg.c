@@ -52,7 +52,7 @@ int cli_dump_dmesg(struct cli *c)
 	vs = vmsift_new();
 	if (!vs)
 		return cli_error("out of memory"), 1;
-	if (vmsift_open(vs, c->args[0]) < 0 ||
+	if (cli_set_identity(vs, c) < 0 || vmsift_open(vs, c->args[0]) < 0 ||
 	    (c->vmcoreinfo && vmsift_set_vmcoreinfo_file(vs, c->vmcoreinfo) < 0))
 		cli_error("%s", vmsift_error(vs));
 	else

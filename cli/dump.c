@@ -190,7 +190,7 @@ static int check_dump_args(const struct cli *c)
 
 static int open_input(struct vmsift *vs, const struct cli *c)
 {
-	if (vmsift_open(vs, c->args[0]) < 0 ||
+	if (cli_set_identity(vs, c) < 0 || vmsift_open(vs, c->args[0]) < 0 ||
 	    (c->vmcoreinfo && vmsift_set_vmcoreinfo_file(vs, c->vmcoreinfo) < 0))
 		return cli_error("%s", vmsift_error(vs));
 	return 0;
@@ -204,7 +204,7 @@ static int retry_next(const struct cli *c, const struct vmsift_stats *st,
 	if (!st->out_of_space || st->cancelled || i + 1 >= c->nr_levels ||
 	    c->opts.flattened || c->opts.dry_run)
 		return 0;
-	if (ftruncate(fd, 0) < 0) {
+	if (ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0) {
 		cli_error("cannot truncate '%s' to retry: %s", name,
 			  strerror(errno));
 		return 0;
@@ -306,6 +306,11 @@ int cli_rebuild(struct cli *c)
 	vs = vmsift_new();
 	if (!vs)
 		return cli_error("out of memory"), 1;
+	if (cli_set_identity(vs, c) < 0) {
+		cli_error("%s", vmsift_error(vs));
+		vmsift_free(vs);
+		return 1;
+	}
 	fd = open_output(c, c->args[0], &created);
 	if (fd < 0) {
 		vmsift_free(vs);

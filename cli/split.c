@@ -76,7 +76,7 @@ int cli_split(struct cli *c)
 		goto out;
 	}
 	cli_catch_signals(vs);
-	if (vmsift_open(vs, c->args[0]) < 0 ||
+	if (cli_set_identity(vs, c) < 0 || vmsift_open(vs, c->args[0]) < 0 ||
 	    (c->vmcoreinfo && vmsift_set_vmcoreinfo_file(vs, c->vmcoreinfo) < 0)) {
 		cli_error("%s", vmsift_error(vs));
 		goto out;
