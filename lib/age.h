@@ -173,6 +173,8 @@ int vs_age_reader_new(struct vs_age_reader **r, int fd, const char *name,
  * authenticate, a stream cut short). */
 ssize_t vs_age_reader_read(struct vs_age_reader *r, void *buf, size_t len,
 			   struct vs_error *err);
+/* Whether a read failed: a short count before it was its last. */
+int vs_age_reader_failed(const struct vs_age_reader *r);
 void vs_age_reader_free(struct vs_age_reader *r);
 
 #endif

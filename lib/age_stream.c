@@ -601,6 +601,11 @@ ssize_t vs_age_reader_read(struct vs_age_reader *r, void *buf, size_t len,
 	return (ssize_t)got;
 }
 
+int vs_age_reader_failed(const struct vs_age_reader *r)
+{
+	return r->failed;
+}
+
 void vs_age_reader_free(struct vs_age_reader *r)
 {
 	if (!r)

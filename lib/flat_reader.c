@@ -42,9 +42,10 @@ static ssize_t src_read(struct src *s, void *buf, size_t len, uint64_t pos,
 
 	if (s->age) {
 		n = vs_age_reader_read(s->age, buf, len, err);
-		if (n < 0)
-			vs_err_ctx(err, "flattened stream byte 0x%llx",
-				   (unsigned long long)pos);
+		if (n < 0 || vs_age_reader_failed(s->age))
+			vs_err_ctx(err, "at flattened stream byte 0x%llx",
+				   (unsigned long long)(pos + (n > 0 ?
+							       (uint64_t)n : 0)));
 		return n;
 	}
 	n = vs_read_upto(s->fd, buf, len);
@@ -119,6 +120,9 @@ static int copy_record(struct src *in, int out_fd, const char *out_name,
 					  "0x%llx", out_name,
 					  (unsigned long long)off);
 		*pos += (uint64_t)n;
+		if ((size_t)n < want && in->age &&
+		    vs_age_reader_failed(in->age))
+			return -1;  /* a chunk failed: its message */
 		if ((size_t)n < want)
 			return vs_err(err, "flattened stream '%s' ends at byte "
 				      "0x%llx, inside a record for offset "
@@ -138,7 +142,7 @@ static int read_record_header(struct src *in, uint64_t *pos,
 	struct flat_record raw;
 	ssize_t n = src_read(in, &raw, sizeof(raw), *pos, err);
 
-	if (n < 0)
+	if (n < 0 || (in->age && vs_age_reader_failed(in->age)))
 		return -1;
 	if ((size_t)n < sizeof(raw))
 		return vs_err(err, "flattened stream '%s' ends at byte 0x%llx "
