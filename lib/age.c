@@ -249,7 +249,8 @@ static int hkdf(const uint8_t *ikm, size_t ikm_len, const uint8_t *salt,
 		return -1;
 	}
 	memcpy(k, ikm, ikm_len);
-	memcpy(s, salt, salt_len);
+	if (salt_len)
+		memcpy(s, salt, salt_len);
 	strcpy(i, info);
 	*p++ = OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, digest, 0);
 	*p++ = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY, k, ikm_len);
