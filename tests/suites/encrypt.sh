@@ -285,7 +285,14 @@ t_enc_limit() {
 		"$enc_in" "$d/enc" 2>"$d/err" && { echo "not cut"; return 1; }
 	[ "$(stat -c %s "$d/enc")" -le $((4 << 20)) ] || { echo "over the limit"; return 1; }
 	age -d -i "$enc_dir/key1" "$d/enc" | vmsift -R "$d/rebuilt" || return 1
-	$check incomplete "$enc_in" "$d/rebuilt"
+	$check incomplete "$enc_in" "$d/rebuilt" || return 1
+	# -d 1,31: -d 1 does not fit in 20M, the retry at 31 starts the
+	# file afresh (a new header, a new key) and does.
+	vmsift -L 20M -c -d 1,31 --message-level 0 --encrypt-to "$(cat "$enc_dir/rcpt1")" \
+		"$enc_in" "$d/retry" 2>/dev/null || return 1
+	age -d -i "$enc_dir/key1" "$d/retry" | vmsift -R "$d/retry.kd" || return 1
+	vmsift -c -d 31 --message-level 0 "$enc_in" "$d/plain31" || return 1
+	cmp "$d/plain31" "$d/retry.kd"
 }
 
 # Fresh keys for each run of the suite, made by the first test to need them.
@@ -304,7 +311,7 @@ run_test "encrypt age: truncated file keeps the authenticated prefix, incomplete
 run_test "encrypt age: wrong identity refused" t_enc_wrong_key
 run_test "encrypt age: malformed recipients refused before the dump" t_enc_bad_recipient
 run_test "encrypt age: no plaintext in the encrypted file" t_enc_no_plaintext
-run_test "encrypt age: -L cuts an encrypted dump that stays decryptable" t_enc_limit
+run_test "encrypt age: -L cuts an encrypted dump that stays decryptable; -d 1,31 retries" t_enc_limit
 
 # The real thing: a Debian kernel under QEMU panics and its capture kernel
 # runs vmsift-static --encrypt-to on /proc/vmcore (kdump-compressed to a
