@@ -78,7 +78,7 @@ vmsift-static.$(1): $(CLI_SRC) $(LIB_SRC) $(HDRS) build/$(1).flags \
 endef
 $(foreach a,$(CROSS_ARCHS),$(eval $(call cross_static,$(a))))
 
-$(VMSIFT_CACHE)/sysroot-%/.complete:
+$(VMSIFT_CACHE)/sysroot-%/.complete: tools/cross-sysroot
 	VMSIFT_CACHE=$(VMSIFT_CACHE) tools/cross-sysroot $*
 
 vmsift-static: $(CLI_SRC) $(LIB_SRC) $(HDRS) $(STAMP)

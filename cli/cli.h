@@ -35,6 +35,9 @@ enum {
 	OPT_SPLITBLOCK_SIZE,
 	OPT_DRY_RUN,
 	OPT_UNSUPPORTED,
+	OPT_ENCRYPT_TO,
+	OPT_ENCRYPT_TO_FILE,
+	OPT_IDENTITY,
 };
 
 struct cli {
@@ -53,6 +56,9 @@ struct cli {
 	const char *vmlinux;          /* -x */
 	const char *gen_vmcoreinfo;   /* -g */
 	int exit_status;             /* other than 1 on failure (2: -x mismatch) */
+	const char **recipients;     /* --encrypt-to, --encrypt-to-file */
+	unsigned nr_recipients;
+	const char *identity;        /* --identity: for encrypted inputs */
 	unsigned levels[32];         /* -d 11,31: the retry levels */
 	unsigned nr_levels;
 	char **args;
@@ -79,6 +85,14 @@ int cli_gen_vmcoreinfo(struct cli *c);
 /* Create PATH for output: 0600, never over an existing file or through a
  * symlink unless -f; prints the error and returns -1 on failure. */
 int open_output(const struct cli *c, const char *path, int *created);
+
+/* encrypt.c: the age options (doc/encryption.md). */
+int cli_add_recipient(struct cli *c, const char *r);
+int cli_add_recipients_file(struct cli *c, const char *path);
+int cli_check_encryption(const struct cli *c);
+/* vmsift_set_identity with --identity's file, if given. */
+int cli_set_identity(struct vmsift *vs, const struct cli *c);
+void cli_free_recipients(struct cli *c);
 
 /* SIGINT and SIGTERM cancel VS's dump (vmsift_cancel), which ends as an
  * incomplete one; SIGPIPE is ignored.  Release before freeing VS. */

@@ -17,7 +17,7 @@
 
 int cli_open_input(struct vmsift *vs, struct cli *c)
 {
-	if (vmsift_open(vs, c->args[0]) < 0 ||
+	if (cli_set_identity(vs, c) < 0 || vmsift_open(vs, c->args[0]) < 0 ||
 	    (c->vmlinux && vmsift_set_vmlinux(vs, c->vmlinux) < 0) ||
 	    (c->vmcoreinfo && vmsift_set_vmcoreinfo_file(vs, c->vmcoreinfo) < 0)) {
 		if (vmsift_status(vs) == VMSIFT_E_MISMATCH)
@@ -39,13 +39,14 @@ static int write_text(const char *path, const char *text, size_t len)
 	if (!f)
 		return cli_error("cannot create '%s': %s", path,
 				 strerror(errno));
-	if (fwrite(text, 1, len, f) != len || fclose(f) != 0) {
+	if (fwrite(text, 1, len, f) != len) {
 		int e = errno;
 
-		if (f)
-			fclose(f);
+		fclose(f);
 		return cli_error("cannot write '%s': %s", path, strerror(e));
 	}
+	if (fclose(f) != 0)
+		return cli_error("cannot write '%s': %s", path, strerror(errno));
 	return 0;
 }
 

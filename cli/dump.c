@@ -201,7 +201,7 @@ static int retry_next(const struct cli *c, const struct vmsift_stats *st,
 	if (!st->out_of_space || st->cancelled || i + 1 >= c->nr_levels ||
 	    c->opts.flattened || c->opts.dry_run)
 		return 0;
-	if (ftruncate(fd, 0) < 0) {
+	if (ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0) {
 		cli_error("cannot truncate '%s' to retry: %s", name,
 			  strerror(errno));
 		return 0;
@@ -303,6 +303,11 @@ int cli_rebuild(struct cli *c)
 	vs = vmsift_new();
 	if (!vs)
 		return cli_error("out of memory"), 1;
+	if (cli_set_identity(vs, c) < 0) {
+		cli_error("%s", vmsift_error(vs));
+		vmsift_free(vs);
+		return 1;
+	}
 	fd = open_output(c, c->args[0], &created);
 	if (fd < 0) {
 		vmsift_free(vs);

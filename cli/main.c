@@ -42,6 +42,9 @@ static const struct option long_opts[] = {
 	{ "check-params", no_argument, NULL, OPT_CHECK_PARAMS },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 	{ "extension", required_argument, NULL, OPT_UNSUPPORTED },
+	{ "encrypt-to", required_argument, NULL, OPT_ENCRYPT_TO },
+	{ "encrypt-to-file", required_argument, NULL, OPT_ENCRYPT_TO_FILE },
+	{ "identity", required_argument, NULL, OPT_IDENTITY },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -87,6 +90,10 @@ static void usage(FILE *f)
 "  --dump-dmesg     write the kernel's log buffer to LOGFILE as text\n"
 "  --partial-dmesg  with --dump-dmesg: only since the last 'dmesg --clear'\n"
 "  --cyclic-buffer KB, --work-dir DIR  accepted for compatibility\n"
+"  --encrypt-to RECIPIENT  encrypt the dump to this age public key (age1...;\n"
+"                   repeatable): an age file of the flattened stream\n"
+"  --encrypt-to-file FILE  the same, one recipient a line\n"
+"  --identity FILE  read an encrypted dump with this age identity file\n"
 "  -D               debug messages\n"
 "  -h, -v           this help; version and built-in codecs\n"
 "\n"
@@ -162,6 +169,9 @@ static int parse_option(struct cli *c, int opt, const char *arg)
 		return 0;
 	case OPT_SHOW_STATS: c->message_level |= ML_REPORT; return 0;
 	case OPT_DUMP_DMESG: c->dump_dmesg = 1; return 0;
+	case OPT_ENCRYPT_TO: return cli_add_recipient(c, arg);
+	case OPT_ENCRYPT_TO_FILE: return cli_add_recipients_file(c, arg);
+	case OPT_IDENTITY: c->identity = arg; return 0;
 	case OPT_PARTIAL_DMESG: c->partial_dmesg = 1; return 0;
 	case OPT_CYCLIC_BUFFER:
 	case OPT_WORK_DIR:
@@ -214,13 +224,30 @@ static int parse_args(struct cli *c, int argc, char **argv)
 	return 0;
 }
 
+static int dispatch(struct cli *c)
+{
+	if (c->gen_vmcoreinfo)
+		return cli_gen_vmcoreinfo(c);
+	if (c->rebuild)
+		return cli_rebuild(c);
+	if (c->reassemble)
+		return cli_reassemble(c);
+	if (c->split)
+		return cli_exit_status(c, cli_split(c));
+	if (c->dump_dmesg || c->partial_dmesg)
+		return cli_exit_status(c, cli_dump_dmesg(c));
+	return cli_exit_status(c, cli_dump(c));
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c = { .message_level = ML_DEFAULT };
+	int ret;
 
 	vmsift_options_init(&c.opts);
 	if (parse_args(&c, argc, argv) < 0) {
 		fprintf(stderr, "Try 'vmsift -h' for help.\n");
+		cli_free_recipients(&c);
 		return 1;
 	}
 	if (c.help) {
@@ -231,15 +258,7 @@ int main(int argc, char **argv)
 		version();
 		return 0;
 	}
-	if (c.gen_vmcoreinfo)
-		return cli_gen_vmcoreinfo(&c);
-	if (c.rebuild)
-		return cli_rebuild(&c);
-	if (c.reassemble)
-		return cli_reassemble(&c);
-	if (c.split)
-		return cli_exit_status(&c, cli_split(&c));
-	if (c.dump_dmesg || c.partial_dmesg)
-		return cli_exit_status(&c, cli_dump_dmesg(&c));
-	return cli_exit_status(&c, cli_dump(&c));
+	ret = cli_check_encryption(&c) < 0 ? 1 : dispatch(&c);
+	cli_free_recipients(&c);
+	return ret;
 }

@@ -134,6 +134,11 @@ int cli_reassemble(struct cli *c)
 	vs = vmsift_new();
 	if (!vs)
 		return cli_error("out of memory"), 1;
+	if (cli_set_identity(vs, c) < 0) {
+		cli_error("%s", vmsift_error(vs));
+		vmsift_free(vs);
+		return 1;
+	}
 	fd = open_output(c, out, &created);
 	if (fd < 0) {
 		vmsift_free(vs);

@@ -115,6 +115,13 @@ struct vmsift_options {
 	int dry_run;                 /* do everything but write (--dry-run) */
 	vmsift_progress_fn *progress;
 	void *progress_arg;
+	/* Encrypt to these age recipients ("age1...", X25519): the output
+	 * (each file of a split set) is an age file (age-encryption.org/v1)
+	 * whose plaintext is the kdump-compressed dump as a flattened stream;
+	 * `age -d` and vmsift -R rebuild it.  Not with VMSIFT_FORMAT_ELF.
+	 * A bad recipient fails the dump before anything is written. */
+	const char *const *encrypt_to;
+	unsigned nr_encrypt_to;
 };
 
 #define VMSIFT_OPTIONS_INIT { .struct_size = sizeof(struct vmsift_options) }
@@ -177,6 +184,16 @@ VMSIFT_API int vmsift_open(struct vmsift *vs, const char *path);
  * The library works on its own duplicate of FD (close-on-exec) and
  * closes that; FD stays the caller's.  NAME names it in messages. */
 VMSIFT_API int vmsift_open_fd(struct vmsift *vs, int fd, const char *name);
+
+/* Read encrypted inputs (age files, vmsift --encrypt-to) with the
+ * identities of the age identity file at PATH (age-keygen's output):
+ * vmsift_open, vmsift_rebuild_flattened and vmsift_reassemble decrypt
+ * with them.  Call before those. */
+VMSIFT_API int vmsift_set_identity(struct vmsift *vs, const char *path);
+
+/* Check an age recipient ("age1..."): 0, or -1 with the reason as the
+ * session's error. */
+VMSIFT_API int vmsift_check_recipient(struct vmsift *vs, const char *recipient);
 
 /* Take VMCOREINFO from a text file (makedumpfile -i) instead of the
  * dump's own note.  Call after vmsift_open(). */
@@ -310,6 +327,11 @@ VMSIFT_API int vmsift_dumpfile_set_cache(struct vmsift_dumpfile *df,
 /* Pages found in the cache and pages read into it since the open. */
 VMSIFT_API void vmsift_dumpfile_cache_counts(struct vmsift_dumpfile *df,
 					     uint64_t *hits, uint64_t *misses);
+
+/* Decrypt an encrypted dump (an age file) with the identities of the age
+ * identity file at PATH.  Call before opening. */
+VMSIFT_API int vmsift_dumpfile_set_identity(struct vmsift_dumpfile *df,
+					    const char *path);
 
 /* Open the dump at PATH, or open as FD (the library reads a duplicate;
  * FD stays the caller's), or the N files of a split set, in any order,

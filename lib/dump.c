@@ -53,6 +53,26 @@ static int new_workers(struct vs_dump *d, struct vs_error *err)
 	return 0;
 }
 
+/* Encryption (age) wraps the flattened kdump stream, written once: an
+ * ELF file is refused, and every recipient is checked before anything
+ * is written. */
+static int check_encryption(const struct vmsift_options *o,
+			    struct vs_error *err)
+{
+	uint8_t (*pks)[32];
+
+	if (!o->nr_encrypt_to)
+		return 0;
+	if (o->format == VMSIFT_FORMAT_ELF)
+		return vs_err_st(err, VMSIFT_E_INVALID, "an encrypted dump is "
+				 "a kdump-compressed flattened stream: ELF "
+				 "output (-E) cannot be encrypted");
+	if (vs_sink_recipients(o->encrypt_to, o->nr_encrypt_to, &pks, err) < 0)
+		return -1;
+	free(pks);
+	return 0;
+}
+
 static int check_options(const struct vmsift *vs,
 			 const struct vmsift_options *o, struct vs_error *err)
 {
@@ -73,7 +93,7 @@ static int check_options(const struct vmsift *vs,
 	if (o->codec != VMSIFT_CODEC_NONE && !vs_codec_get(o->codec))
 		return vs_err_st(err, VMSIFT_E_UNSUPPORTED, "unknown codec %d",
 				 (int)o->codec);
-	return 0;
+	return check_encryption(o, err);
 }
 
 static void fill_stats(struct vmsift *vs, const struct vs_dump *d)
@@ -126,10 +146,18 @@ static int open_sinks(struct vs_dump *d, const int *fds,
 {
 	const struct vmsift_options *o = d->opts;
 
-	for (unsigned i = 0; i < d->nsinks; i++)
-		if (vs_sink_open(&d->sinks[i], fds[i], names[i], o->flattened,
-				 o->dry_run, o->size_limit, err) < 0)
+	for (unsigned i = 0; i < d->nsinks; i++) {
+		int ret = o->nr_encrypt_to ?
+			  vs_sink_open_age(&d->sinks[i], fds[i], names[i],
+					   o->dry_run, o->size_limit,
+					   o->encrypt_to, o->nr_encrypt_to, err) :
+			  vs_sink_open(&d->sinks[i], fds[i], names[i],
+				       o->flattened, o->dry_run, o->size_limit,
+				       err);
+
+		if (ret < 0)
 			return -1;
+	}
 	return 0;
 }
 
@@ -210,6 +238,8 @@ static int dump_to(struct vmsift *vs, const struct vmsift_options *opts,
 	d.codec = vs_codec_get(opts->codec);
 	ret = run_dump(vs, &d, fds, names, &vs->err);
 	fill_stats(vs, &d);
+	for (unsigned i = 0; i < n; i++)
+		vs_sink_release(&sinks[i]);
 	free(sinks);
 	if (ret < 0 && vs->stats.cancelled)
 		vs_err_set_status(&vs->err, VMSIFT_E_CANCELLED);
@@ -269,7 +299,7 @@ int vmsift_dump_split(struct vmsift *vs, const struct vmsift_options *opts,
 		return vs_err_st(&vs->err, VMSIFT_E_INVALID, "a split set has "
 				 "1 to 4096 files, not %u", n);
 	w = vs_writer_get(o.format);
-	if (!w || !w->splits || o.flattened)
+	if (!w || !w->splits || (o.flattened && !o.nr_encrypt_to))
 		return vs_err_st(&vs->err, VMSIFT_E_INVALID, "split files are "
 				 "kdump-compressed, written to files (not -E, "
 				 "not -F)");

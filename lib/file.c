@@ -6,6 +6,7 @@
  *
  * Used by the input formats, input.c and reader.c.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,31 +18,59 @@
 #include "kdump_format.h"
 #include "util.h"
 
-/* The file is open as F->fd: size it and index it if it is flattened. */
-static int setup(struct vs_file *f, struct vs_error *err)
+static int age_pread(void *arg, void *buf, size_t len, uint64_t off)
 {
-	char magic[sizeof(FLAT_SIGNATURE) - 1];
+	return vs_age_file_read(arg, buf, len, off);
+}
+
+/* An age file: read through its chunks from now on. */
+static int setup_age(struct vs_file *f, const struct vs_age_ids *ids,
+		     struct vs_error *err)
+{
+	if (vs_age_file_open(&f->age, f->fd, f->name, f->size, ids, err) < 0)
+		return -1;
+	f->stream_size = f->size;
+	f->size = vs_age_file_size(f->age);
+	f->cut = vs_age_file_truncated(f->age);
+	return 0;
+}
+
+/* The file is open as F->fd: size it and index it if it is flattened. */
+static int setup(struct vs_file *f, const struct vs_age_ids *ids,
+		 struct vs_error *err)
+{
+	char magic[VS_AGE_MAGIC_LEN];
 	struct stat st;
+	int ret;
 
 	if (fstat(f->fd, &st) < 0)
 		return vs_err_sys(err, "cannot open '%s'", f->name);
 	f->size = (uint64_t)st.st_size;
 	/* A hint for a cold page cache; /proc/vmcore ignores it. */
 	posix_fadvise(f->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	if (f->size >= sizeof(magic) &&
+	    vs_pread_full(f->fd, magic, sizeof(magic), 0) == 0 &&
+	    vs_age_probe(magic, sizeof(magic)) && setup_age(f, ids, err) < 0)
+		return -1;
 	if (f->size < FLAT_HEADER_SIZE ||
-	    vs_pread_full(f->fd, magic, sizeof(magic), 0) < 0 ||
-	    !vs_flat_probe(magic, sizeof(magic)))
+	    vs_file_read(f, magic, sizeof(FLAT_SIGNATURE) - 1, 0) < 0 ||
+	    !vs_flat_probe(magic, sizeof(FLAT_SIGNATURE) - 1))
 		return 0;
 	/* Its messages name the file. */
-	if (vs_flat_map_build(&f->flat, f->fd, f->name, f->size, err) < 0)
+	ret = f->age ? vs_flat_map_build_from(&f->flat, age_pread, f->age,
+					      f->name, f->size, f->cut, err) :
+		       vs_flat_map_build(&f->flat, f->fd, f->name, f->size, err);
+	if (ret < 0)
 		return -1;
 	f->is_flat = 1;
-	f->stream_size = f->size;
+	if (!f->age)
+		f->stream_size = f->size;
 	f->size = f->flat.end;
 	return 0;
 }
 
-int vs_file_open(struct vs_file *f, const char *path, struct vs_error *err)
+int vs_file_open(struct vs_file *f, const char *path,
+		 const struct vs_age_ids *ids, struct vs_error *err)
 {
 	memset(f, 0, sizeof(*f));
 	f->fd = -1;
@@ -51,11 +80,11 @@ int vs_file_open(struct vs_file *f, const char *path, struct vs_error *err)
 	f->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (f->fd < 0)
 		return vs_err_sys(err, "cannot open '%s'", path);
-	return setup(f, err);
+	return setup(f, ids, err);
 }
 
 int vs_file_open_fd(struct vs_file *f, int fd, const char *name,
-		    struct vs_error *err)
+		    const struct vs_age_ids *ids, struct vs_error *err)
 {
 	memset(f, 0, sizeof(*f));
 	f->fd = -1;
@@ -66,7 +95,7 @@ int vs_file_open_fd(struct vs_file *f, int fd, const char *name,
 	if (f->fd < 0)
 		return vs_err_sys(err, "cannot duplicate descriptor %d of '%s'",
 				  fd, f->name);
-	return setup(f, err);
+	return setup(f, ids, err);
 }
 
 void vs_file_close(struct vs_file *f)
@@ -74,6 +103,7 @@ void vs_file_close(struct vs_file *f)
 	if (f->fd >= 0)
 		close(f->fd);
 	vs_flat_map_free(&f->flat);
+	vs_age_file_close(f->age);
 	free(f->name);
 	memset(f, 0, sizeof(*f));
 	f->fd = -1;
@@ -81,9 +111,30 @@ void vs_file_close(struct vs_file *f)
 
 int vs_file_read(const struct vs_file *f, void *buf, size_t len, uint64_t off)
 {
+	if (f->is_flat && f->age)
+		return vs_flat_map_read_from(&f->flat, age_pread, f->age, buf,
+					     len, off);
 	if (f->is_flat)
 		return vs_flat_map_read(&f->flat, f->fd, buf, len, off);
+	if (f->age)
+		return vs_age_file_read(f->age, buf, len, off);
 	return vs_pread_full(f->fd, buf, len, off);
+}
+
+/* A failed read of F at OFF: which chunk did not authenticate, if that
+ * was it, else the system's error. */
+static int read_failed(const struct vs_file *f, const char *what,
+		       uint64_t off, struct vs_error *err)
+{
+	char why[256];
+
+	if (errno != EBADMSG || !f->age)
+		return vs_err_sys(err, "%s at offset 0x%llx of '%s': read "
+				  "failed", what, (unsigned long long)off,
+				  f->name);
+	vs_age_file_why(f->age, why, sizeof(why));
+	return vs_err(err, "%s at offset 0x%llx of '%s': %s", what,
+		      (unsigned long long)off, f->name, why);
 }
 
 int vs_file_read_at(const struct vs_file *f, void *buf, size_t len,
@@ -95,7 +146,8 @@ int vs_file_read_at(const struct vs_file *f, void *buf, size_t len,
 			      (unsigned long long)off,
 			      (unsigned long long)f->size, len);
 	if (vs_file_read(f, buf, len, off) < 0)
-		return vs_err_sys(err, "%s at offset 0x%llx: read failed", what,
+		return f->age ? read_failed(f, what, off, err) :
+		       vs_err_sys(err, "%s at offset 0x%llx: read failed", what,
 				  (unsigned long long)off);
 	return 0;
 }
@@ -106,7 +158,7 @@ void vs_view_init(struct vs_view *v, const struct vs_file *f, int no_mmap)
 {
 	memset(v, 0, sizeof(*v));
 	v->f = f;
-	v->use_mmap = !no_mmap && !f->is_flat;
+	v->use_mmap = !no_mmap && !f->is_flat && !f->age;
 }
 
 static void drop_window(struct vs_window *w)
@@ -150,7 +202,8 @@ static int read_window(struct vs_view *v, struct vs_window *w, uint64_t off,
 	}
 	w->off = w->len = 0;
 	if (vs_file_read(v->f, w->p, end - off, off) < 0)
-		return vs_err_sys(err, "cannot read '%s' at offset 0x%llx",
+		return v->f->age ? read_failed(v->f, "data", off, err) :
+		       vs_err_sys(err, "cannot read '%s' at offset 0x%llx",
 				  v->f->name, (unsigned long long)off);
 	w->off = off;
 	w->len = end - off;

@@ -11,7 +11,7 @@
  * or refused, one system call per window, never one per page.
  *
  * Used by the input formats (elf_input.c, kdump_input.c), input.c and
- * reader.c; calls only flat.c and util.c.
+ * reader.c; calls only flat.c, age_stream.c and util.c.
  */
 #ifndef VMSIFT_FILE_H
 #define VMSIFT_FILE_H
@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "age.h"
 #include "error.h"
 #include "flat.h"
 
@@ -29,13 +30,20 @@ struct vs_file {
 	int is_flat;                 /* a flattened stream, read through flat */
 	uint64_t stream_size;        /* the flattened file's own size */
 	struct vs_flat_map flat;
+	struct vs_age_file *age;     /* an age file: its plaintext is read,
+					each chunk decrypted when touched */
+	int cut;                     /* an age file cut short: only the
+					prefix that authenticates is read */
 };
 
 /* Open PATH, or a duplicate of the caller's FD (NAME for messages); a
- * flattened file is told by its signature and indexed. */
-int vs_file_open(struct vs_file *f, const char *path, struct vs_error *err);
+ * flattened file is told by its signature and indexed; an age file is
+ * opened with IDS (NULL: none, refused) and read as its plaintext, which
+ * may be flattened in turn. */
+int vs_file_open(struct vs_file *f, const char *path,
+		 const struct vs_age_ids *ids, struct vs_error *err);
 int vs_file_open_fd(struct vs_file *f, int fd, const char *name,
-		    struct vs_error *err);
+		    const struct vs_age_ids *ids, struct vs_error *err);
 void vs_file_close(struct vs_file *f);
 
 /* Read LEN bytes at OFF: 0, or -1 with errno (0 at the end of the file). */

@@ -139,8 +139,14 @@ int vs_flat_map_insert(struct vs_flat_map *m, uint64_t off, uint64_t len,
 	return 0;
 }
 
-static int read_record(int fd, const char *name, uint64_t size, uint64_t pos,
-		       struct vs_flat_record *rec, struct vs_error *err)
+static int fd_pread(void *arg, void *buf, size_t len, uint64_t off)
+{
+	return vs_pread_full(*(const int *)arg, buf, len, off);
+}
+
+static int read_record(vs_flat_pread_fn *rd, void *arg, const char *name,
+		       uint64_t size, uint64_t pos, struct vs_flat_record *rec,
+		       struct vs_error *err)
 {
 	struct flat_record raw;
 
@@ -148,29 +154,48 @@ static int read_record(int fd, const char *name, uint64_t size, uint64_t pos,
 		return vs_err(err, "flattened stream '%s' ends at byte 0x%llx "
 			      "without its end marker", name,
 			      (unsigned long long)size);
-	if (vs_pread_full(fd, &raw, sizeof(raw), pos) < 0)
+	if (rd(arg, &raw, sizeof(raw), pos) < 0)
 		return vs_err_sys(err, "cannot read '%s' at byte 0x%llx", name,
 				  (unsigned long long)pos);
 	return vs_flat_record_parse(&raw, pos, name, rec, err);
 }
 
-int vs_flat_map_build(struct vs_flat_map *m, int fd, const char *name,
-		      uint64_t size, struct vs_error *err)
+/* The stream ends at SIZE, before its end marker: with ALLOW_CUT, what
+ * came is kept (the record cut at POS too, as far as it goes). */
+static int cut_short(struct vs_flat_map *m, const struct vs_flat_record *rec,
+		     uint64_t pos, uint64_t size, struct vs_error *err)
+{
+	m->cut = 1;
+	if (rec && pos < size &&
+	    vs_flat_map_insert(m, rec->off, size - pos, pos, err) < 0)
+		return -1;
+	vs_err_clear(err);
+	return 0;
+}
+
+int vs_flat_map_build_from(struct vs_flat_map *m, vs_flat_pread_fn *rd,
+			   void *arg, const char *name, uint64_t size,
+			   int allow_cut, struct vs_error *err)
 {
 	uint8_t hdr[FLAT_HEADER_SIZE];
 	uint64_t pos = FLAT_HEADER_SIZE;
 	struct vs_flat_record rec;
 
-	if (vs_pread_full(fd, hdr, sizeof(hdr), 0) < 0)
+	if (rd(arg, hdr, sizeof(hdr), 0) < 0)
 		return vs_err_sys(err, "cannot read '%s'", name);
 	if (vs_flat_check_header(hdr, name, err) < 0)
 		return -1;
 	for (;;) {
-		if (read_record(fd, name, size, pos, &rec, err) < 0)
+		if (allow_cut && (pos > size ||
+				  size - pos < sizeof(struct flat_record)))
+			return cut_short(m, NULL, pos, size, err);
+		if (read_record(rd, arg, name, size, pos, &rec, err) < 0)
 			return -1;
 		if (rec.end)
 			return 0;
 		pos += sizeof(struct flat_record);
+		if (rec.size > size - pos && allow_cut)
+			return cut_short(m, &rec, pos, size, err);
 		if (rec.size > size - pos)
 			return vs_err(err, "flattened stream '%s' ends at byte "
 				      "0x%llx, inside the record at byte 0x%llx, "
@@ -184,14 +209,20 @@ int vs_flat_map_build(struct vs_flat_map *m, int fd, const char *name,
 	}
 }
 
+int vs_flat_map_build(struct vs_flat_map *m, int fd, const char *name,
+		      uint64_t size, struct vs_error *err)
+{
+	return vs_flat_map_build_from(m, fd_pread, &fd, name, size, 0, err);
+}
+
 void vs_flat_map_free(struct vs_flat_map *m)
 {
 	free(m->ext);
 	memset(m, 0, sizeof(*m));
 }
 
-int vs_flat_map_read(const struct vs_flat_map *m, int fd, void *buf,
-		     size_t len, uint64_t off)
+int vs_flat_map_read_from(const struct vs_flat_map *m, vs_flat_pread_fn *rd,
+			  void *arg, void *buf, size_t len, uint64_t off)
 {
 	uint8_t *p = buf;
 
@@ -203,9 +234,14 @@ int vs_flat_map_read(const struct vs_flat_map *m, int fd, void *buf,
 		uint64_t b = e->off + e->len < off + len ? e->off + e->len :
 							   off + len;
 
-		if (vs_pread_full(fd, p + (a - off), b - a,
-				  e->pos + (a - e->off)) < 0)
+		if (rd(arg, p + (a - off), b - a, e->pos + (a - e->off)) < 0)
 			return -1;
 	}
 	return 0;
+}
+
+int vs_flat_map_read(const struct vs_flat_map *m, int fd, void *buf,
+		     size_t len, uint64_t off)
+{
+	return vs_flat_map_read_from(m, fd_pread, &fd, buf, len, off);
 }

@@ -27,7 +27,11 @@ struct vs_flat_map {
 	struct vs_flat_extent *ext;
 	size_t n, cap;
 	uint64_t end;
+	int cut;                     /* the stream ended early (allowed) */
 };
+
+/* Where a stream's bytes come from: pread-like, 0 or -1 with errno. */
+typedef int vs_flat_pread_fn(void *arg, void *buf, size_t len, uint64_t off);
 
 /* Whether HEAD (LEN bytes from offset 0) starts with the signature;
  * the file must also hold the FLAT_HEADER_SIZE header. */
@@ -56,11 +60,19 @@ int vs_flat_map_build(struct vs_flat_map *m, int fd, const char *name,
 /* Add [off, off + len) at stream position POS, cutting what it overlaps. */
 int vs_flat_map_insert(struct vs_flat_map *m, uint64_t off, uint64_t len,
 		       uint64_t pos, struct vs_error *err);
+/* The same over a stream read with RD(ARG): an age file's plaintext.
+ * With ALLOW_CUT, a stream that ends early (the authenticated prefix of
+ * a cut file) is indexed as far as it goes, and m->cut set. */
+int vs_flat_map_build_from(struct vs_flat_map *m, vs_flat_pread_fn *rd,
+			   void *arg, const char *name, uint64_t size,
+			   int allow_cut, struct vs_error *err);
 void vs_flat_map_free(struct vs_flat_map *m);
 
 /* Read LEN bytes at OFF of the rebuilt file from the stream FD: ranges
  * no record wrote read as zeros.  0, or -1 with errno. */
 int vs_flat_map_read(const struct vs_flat_map *m, int fd, void *buf,
 		     size_t len, uint64_t off);
+int vs_flat_map_read_from(const struct vs_flat_map *m, vs_flat_pread_fn *rd,
+			  void *arg, void *buf, size_t len, uint64_t off);
 
 #endif

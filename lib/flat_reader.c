@@ -8,13 +8,17 @@
  * takes it for whole.
  *
  * vmsift_rebuild_flattened() of the public API (the CLI's -R); parses the
- * records with flat.c, the parser the flattened input uses too.
+ * records with flat.c, the parser the flattened input uses too.  A stream
+ * that is an age file (vmsift --encrypt-to) is decrypted on the way, with
+ * the session's identities: each chunk is written out only once it
+ * authenticates, and one that does not stops the rebuild there.
  */
 #include <elf.h>
 #include <endian.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "age.h"
 #include "flat.h"
 #include "kdump_format.h"
 #include "session.h"
@@ -22,18 +26,57 @@
 
 #define FLAT_COPY_BUF (1u << 20)
 
-static int read_flat_header(int fd, const char *name, struct vs_error *err)
+/* The stream: FD itself, or the plaintext of the age file FD holds. */
+struct src {
+	int fd;
+	const char *name;
+	struct vs_age_reader *age;
+};
+
+/* Up to LEN bytes (fewer only at the end), or -1 with a message naming
+ * POS, the stream's byte. */
+static ssize_t src_read(struct src *s, void *buf, size_t len, uint64_t pos,
+			struct vs_error *err)
+{
+	ssize_t n;
+
+	if (s->age) {
+		n = vs_age_reader_read(s->age, buf, len, err);
+		if (n < 0 || vs_age_reader_failed(s->age))
+			vs_err_ctx(err, "at flattened stream byte 0x%llx",
+				   (unsigned long long)(pos + (n > 0 ?
+							       (uint64_t)n : 0)));
+		return n;
+	}
+	n = vs_read_upto(s->fd, buf, len);
+	if (n < 0)
+		vs_err_sys(err, "cannot read '%s' at byte 0x%llx", s->name,
+			   (unsigned long long)pos);
+	return n;
+}
+
+/* The flattened header; an age file is opened first, with IDS. */
+static int read_flat_header(struct src *s, const struct vs_age_ids *ids,
+			    struct vs_error *err)
 {
 	uint8_t hdr[FLAT_HEADER_SIZE];
-	ssize_t n = vs_read_upto(fd, hdr, sizeof(hdr));
+	ssize_t n = vs_read_upto(s->fd, hdr, sizeof(hdr));
 
 	if (n < 0)
-		return vs_err_sys(err, "cannot read '%s'", name);
+		return vs_err_sys(err, "cannot read '%s'", s->name);
+	if (vs_age_probe(hdr, (size_t)n)) {
+		if (vs_age_reader_new(&s->age, s->fd, s->name, hdr, (size_t)n,
+				      ids, err) < 0)
+			return -1;
+		n = src_read(s, hdr, sizeof(hdr), 0, err);
+		if (n < 0)
+			return -1;
+	}
 	if ((size_t)n < sizeof(hdr))
 		return vs_err(err, "'%s' is not a flattened dump: %zd bytes, "
-			      "the header alone has %d", name, n,
+			      "the header alone has %d", s->name, n,
 			      FLAT_HEADER_SIZE);
-	return vs_flat_check_header(hdr, name, err);
+	return vs_flat_check_header(hdr, s->name, err);
 }
 
 /* Mark a rebuilt kdump or ELF dump incomplete after a cut stream, in
@@ -62,26 +105,28 @@ static void mark_incomplete(int out_fd)
 	vs_pwrite_full(out_fd, head + at, 4, at);
 }
 
-static int copy_record(int in_fd, const char *in_name, int out_fd,
-		       const char *out_name, uint64_t off, uint64_t size,
-		       uint64_t *pos, uint8_t *buf, struct vs_error *err)
+static int copy_record(struct src *in, int out_fd, const char *out_name,
+		       uint64_t off, uint64_t size, uint64_t *pos, uint8_t *buf,
+		       struct vs_error *err)
 {
 	while (size) {
 		size_t want = size < FLAT_COPY_BUF ? (size_t)size : FLAT_COPY_BUF;
-		ssize_t n = vs_read_upto(in_fd, buf, want);
+		ssize_t n = src_read(in, buf, want, *pos, err);
 
 		if (n < 0)
-			return vs_err_sys(err, "cannot read '%s' at byte 0x%llx",
-					  in_name, (unsigned long long)*pos);
+			return -1;
 		if (n > 0 && vs_pwrite_full(out_fd, buf, (size_t)n, off) < 0)
 			return vs_err_sys(err, "cannot write '%s' at offset "
 					  "0x%llx", out_name,
 					  (unsigned long long)off);
 		*pos += (uint64_t)n;
+		if ((size_t)n < want && in->age &&
+		    vs_age_reader_failed(in->age))
+			return -1;  /* a chunk failed: its message */
 		if ((size_t)n < want)
 			return vs_err(err, "flattened stream '%s' ends at byte "
 				      "0x%llx, inside a record for offset "
-				      "0x%llx (0x%llx bytes missing)", in_name,
+				      "0x%llx (0x%llx bytes missing)", in->name,
 				      (unsigned long long)*pos,
 				      (unsigned long long)off,
 				      (unsigned long long)(size - (uint64_t)n));
@@ -91,39 +136,39 @@ static int copy_record(int in_fd, const char *in_name, int out_fd,
 	return 0;
 }
 
-static int read_record_header(int fd, const char *name, uint64_t *pos,
+static int read_record_header(struct src *in, uint64_t *pos,
 			      struct vs_flat_record *rec, struct vs_error *err)
 {
 	struct flat_record raw;
-	ssize_t n = vs_read_upto(fd, &raw, sizeof(raw));
+	ssize_t n = src_read(in, &raw, sizeof(raw), *pos, err);
 
-	if (n < 0)
-		return vs_err_sys(err, "cannot read '%s' at byte 0x%llx", name,
-				  (unsigned long long)*pos);
+	if (n < 0 || (in->age && vs_age_reader_failed(in->age)))
+		return -1;
 	if ((size_t)n < sizeof(raw))
 		return vs_err(err, "flattened stream '%s' ends at byte 0x%llx "
-			      "without its end marker", name,
+			      "without its end marker", in->name,
 			      (unsigned long long)(*pos + (uint64_t)n));
 	*pos += sizeof(raw);
-	return vs_flat_record_parse(&raw, *pos - sizeof(raw), name, rec, err);
+	return vs_flat_record_parse(&raw, *pos - sizeof(raw), in->name, rec,
+				    err);
 }
 
-static int rebuild(int in_fd, const char *in_name, int out_fd,
+static int rebuild(struct src *in, const struct vs_age_ids *ids, int out_fd,
 		   const char *out_name, uint8_t *buf, struct vs_error *err)
 {
 	uint64_t pos = FLAT_HEADER_SIZE;
 
-	if (read_flat_header(in_fd, in_name, err) < 0)
+	if (read_flat_header(in, ids, err) < 0)
 		return -1;
 	for (;;) {
 		struct vs_flat_record rec;
 
-		if (read_record_header(in_fd, in_name, &pos, &rec, err) < 0)
+		if (read_record_header(in, &pos, &rec, err) < 0)
 			return -1;
 		if (rec.end)
 			return 0;
-		if (copy_record(in_fd, in_name, out_fd, out_name, rec.off,
-				rec.size, &pos, buf, err) < 0)
+		if (copy_record(in, out_fd, out_name, rec.off, rec.size, &pos,
+				buf, err) < 0)
 			return -1;
 	}
 }
@@ -132,12 +177,14 @@ int vmsift_rebuild_flattened(struct vmsift *vs, int in_fd, const char *in_name,
 			     int out_fd, const char *out_name)
 {
 	uint8_t *buf = malloc(FLAT_COPY_BUF);
+	struct src in = { .fd = in_fd, .name = in_name };
 	int ret;
 
 	vs_err_clear(&vs->err);
 	if (!buf)
 		return vs_err_oom(&vs->err, "out of memory");
-	ret = rebuild(in_fd, in_name, out_fd, out_name, buf, &vs->err);
+	ret = rebuild(&in, &vs->ids, out_fd, out_name, buf, &vs->err);
+	vs_age_reader_free(in.age);
 	if (ret < 0) {
 		mark_incomplete(out_fd);
 		vs_err_ctx(&vs->err, "cannot rebuild '%s' (marked incomplete)",

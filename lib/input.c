@@ -46,7 +46,7 @@ static int open_format(struct vs_input *in, struct vs_error *err)
 
 int vs_input_open(struct vs_input *in, const char *path, struct vs_error *err)
 {
-	if (vs_file_open(&in->file, path, err) < 0)
+	if (vs_file_open(&in->file, path, in->ids, err) < 0)
 		return -1;
 	return open_format(in, err);
 }
@@ -54,7 +54,7 @@ int vs_input_open(struct vs_input *in, const char *path, struct vs_error *err)
 int vs_input_open_fd(struct vs_input *in, int fd, const char *name,
 		     struct vs_error *err)
 {
-	if (vs_file_open_fd(&in->file, fd, name, err) < 0)
+	if (vs_file_open_fd(&in->file, fd, name, in->ids, err) < 0)
 		return -1;
 	return open_format(in, err);
 }

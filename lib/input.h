@@ -62,6 +62,8 @@ struct vs_input {
 	int no_mmap;                 /* read with pread only */
 	int allow_split;             /* set before opening: accept one file
 					of a split set (kd.split) */
+	const struct vs_age_ids *ids; /* set before opening: decrypt an age
+					 file with these (borrowed) */
 	/* A composite input (a split set, read.c): its pages come from
 	 * hooks->read_page; NULL for a plain one. */
 	const struct vs_input_hooks *hooks;

@@ -33,6 +33,7 @@ struct vmsift_dumpfile {
 	struct vs_pagecache *cache;
 	struct vs_arch *arch;        /* NULL: arch_err says why */
 	struct vs_error arch_err;
+	struct vs_age_ids ids;       /* for an encrypted dump */
 };
 
 struct vmsift_reader {
@@ -41,6 +42,8 @@ struct vmsift_reader {
 	struct vs_error err;
 	uint8_t *page;               /* one page, for partial reads */
 };
+
+static int check_unopened(struct vmsift_dumpfile *df);
 
 struct vmsift_dumpfile *vmsift_dumpfile_new(void)
 {
@@ -61,7 +64,16 @@ void vmsift_dumpfile_free(struct vmsift_dumpfile *df)
 	vs_pagecache_free(df->cache);
 	vs_split_close(&df->split);
 	vs_input_close(&df->single);
+	vs_age_ids_free(&df->ids);
 	free(df);
+}
+
+int vmsift_dumpfile_set_identity(struct vmsift_dumpfile *df, const char *path)
+{
+	if (check_unopened(df) < 0)
+		return -1;
+	vs_age_ids_free(&df->ids);
+	return vs_age_ids_load(&df->ids, path, &df->err);
 }
 
 const char *vmsift_dumpfile_error(const struct vmsift_dumpfile *df)
@@ -132,6 +144,7 @@ int vmsift_dumpfile_open(struct vmsift_dumpfile *df, const char *path)
 {
 	if (check_unopened(df) < 0)
 		return -1;
+	df->single.ids = &df->ids;
 	return open_single(df, vs_input_open(&df->single, path, &df->err));
 }
 
@@ -143,6 +156,7 @@ int vmsift_dumpfile_open_fd(struct vmsift_dumpfile *df, int fd,
 	if (fd < 0)
 		return vs_err_st(&df->err, VMSIFT_E_INVALID, "'%s': file "
 				 "descriptor %d", name, fd);
+	df->single.ids = &df->ids;
 	return open_single(df, vs_input_open_fd(&df->single, fd, name,
 						&df->err));
 }
@@ -152,7 +166,7 @@ int vmsift_dumpfile_open_split(struct vmsift_dumpfile *df, const int *fds,
 {
 	if (check_unopened(df) < 0)
 		return -1;
-	if (vs_split_open(&df->split, fds, names, n, &df->err) < 0) {
+	if (vs_split_open(&df->split, fds, names, n, &df->ids, &df->err) < 0) {
 		vs_split_close(&df->split);
 		return vs_err_ctx(&df->err, "cannot open the split set of "
 				  "'%s'", n ? names[0] : "");

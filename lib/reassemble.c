@@ -22,6 +22,7 @@
 
 #include "kdump_format.h"
 #include "session.h"
+#include "file.h"
 #include "sink.h"
 #include "util.h"
 
@@ -30,7 +31,8 @@
 
 struct part {
 	const char *name;
-	int fd;
+	struct vs_file file;         /* read through the file layer: a part
+					may be flattened or an age file */
 	uint64_t size;
 	struct vs_machine order;      /* the byte order of its headers */
 	struct kdump_header h;       /* headers in the host's order */
@@ -60,25 +62,22 @@ static int read_part_at(struct part *p, void *buf, size_t len, uint64_t off,
 			      "of the file (0x%llx)", p->name, what,
 			      (unsigned long long)off,
 			      (unsigned long long)p->size);
-	if (vs_pread_full(p->fd, buf, len, off) < 0)
-		return vs_err_sys(err, "cannot read '%s' at offset 0x%llx",
-				  p->name, (unsigned long long)off);
+	if (vs_file_read_at(&p->file, buf, len, off, what, err) < 0)
+		return vs_err_ctx(err, "cannot read '%s'", p->name);
 	return 0;
 }
 
 /* Read the headers of the part open as FD (the caller's: not closed). */
 static int open_part(struct part *p, int fd, const char *name,
-		     struct vs_error *err)
+		     const struct vs_age_ids *ids, struct vs_error *err)
 {
-	struct stat st;
 	int64_t bs;
 	int be;
 
 	p->name = name;
-	p->fd = fd;
-	if (fstat(p->fd, &st) < 0)
-		return vs_err_sys(err, "cannot stat '%s'", name);
-	p->size = (uint64_t)st.st_size;
+	if (vs_file_open_fd(&p->file, fd, name, ids, err) < 0)
+		return -1;
+	p->size = p->file.size;
 	if (read_part_at(p, &p->h, sizeof(p->h), 0, "kdump header", err) < 0)
 		return -1;
 	be = kdump_header_big_endian(&p->h);
@@ -261,9 +260,9 @@ static const uint8_t *part_data(struct part *p, uint64_t off, uint32_t size,
 		return vs_err(err, "'%s': page data at offset 0x%llx (0x%x bytes) "
 			      "runs past the end of the file", p->name,
 			      (unsigned long long)off, size), NULL;
-	if (vs_pread_full(p->fd, p->buf, p->buf_len, off) < 0)
-		return vs_err_sys(err, "cannot read '%s' at offset 0x%llx",
-				  p->name, (unsigned long long)off), NULL;
+	if (vs_file_read_at(&p->file, p->buf, p->buf_len, off, "page data",
+			    err) < 0)
+		return vs_err_ctx(err, "cannot read '%s'", p->name), NULL;
 	return p->buf;
 }
 
@@ -401,13 +400,17 @@ int vmsift_reassemble(struct vmsift *vs, const int *part_fds,
 	if (!r.parts)
 		return vs_err_oom(&vs->err, "out of memory");
 	for (unsigned i = 0; i < n; i++)
+		r.parts[i].file.fd = -1;
+	for (unsigned i = 0; i < n; i++)
 		if (open_part(&r.parts[i], part_fds[i], part_names[i],
-			      &vs->err) < 0)
+			      &vs->ids, &vs->err) < 0)
 			goto out;
 	ret = reassemble(&r, out_fd, out_name, &vs->err);
 out:
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < n; i++) {
 		free(r.parts[i].buf);
+		vs_file_close(&r.parts[i].file);
+	}
 	free(r.parts);
 	if (ret < 0)
 		vs_err_ctx(&vs->err, "cannot reassemble '%s'", out_name);

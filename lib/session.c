@@ -40,6 +40,7 @@ void vmsift_free(struct vmsift *vs)
 	if (vs->opened)
 		vs_input_close(&vs->in);
 	free(vs->doubts);
+	vs_age_ids_free(&vs->ids);
 	free(vs);
 }
 
@@ -130,6 +131,7 @@ int vmsift_open(struct vmsift *vs, const char *path)
 	if (vs->opened)
 		return vs_err_st(&vs->err, VMSIFT_E_INVALID,
 				 "an input is open already");
+	vs->in.ids = &vs->ids;
 	return opened(vs, vs_input_open(&vs->in, path, &vs->err));
 }
 
@@ -142,7 +144,23 @@ int vmsift_open_fd(struct vmsift *vs, int fd, const char *name)
 	if (fd < 0)
 		return vs_err_st(&vs->err, VMSIFT_E_INVALID, "'%s': file "
 				 "descriptor %d", name, fd);
+	vs->in.ids = &vs->ids;
 	return opened(vs, vs_input_open_fd(&vs->in, fd, name, &vs->err));
+}
+
+int vmsift_set_identity(struct vmsift *vs, const char *path)
+{
+	vs_err_clear(&vs->err);
+	vs_age_ids_free(&vs->ids);
+	return vs_age_ids_load(&vs->ids, path, &vs->err);
+}
+
+int vmsift_check_recipient(struct vmsift *vs, const char *recipient)
+{
+	uint8_t pk[VS_AGE_KEY];
+
+	vs_err_clear(&vs->err);
+	return vs_age_parse_recipient(recipient, pk, &vs->err);
 }
 
 int vmsift_set_vmcoreinfo_file(struct vmsift *vs, const char *path)

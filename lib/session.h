@@ -10,6 +10,7 @@
 
 #include <stdatomic.h>
 
+#include "age.h"
 #include "error.h"
 #include "input.h"
 #include "vmsift.h"
@@ -21,6 +22,7 @@ struct vmsift {
 	struct vmsift_stats stats;
 	char *doubts;                /* what filtering found doubtful */
 	atomic_int cancel;           /* set by vmsift_cancel() */
+	struct vs_age_ids ids;       /* vmsift_set_identity(): for age inputs */
 };
 
 #endif

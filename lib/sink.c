@@ -1,17 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sink.c - file and flattened-stream output (sink.h): used by the kdump
- * and ELF writers and by reassemble.c; calls only util.c.
+ * and ELF writers and by reassemble.c; calls util.c, and age.h's writer
+ * when the stream is encrypted.
  */
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "age.h"
 #include "kdump_format.h"
 #include "sink.h"
 #include "util.h"
+
+/* Bytes of the stream, in order: to the file, or to the age writer. */
+static int stream_out(struct vs_sink *s, const void *buf, size_t len,
+		      struct vs_error *err)
+{
+	if (s->age)
+		return vs_age_writer_write(s->age, buf, len, err);
+	return vs_write_full(s->fd, buf, len);
+}
 
 static int write_flat_header(struct vs_sink *s, struct vs_error *err)
 {
@@ -23,9 +35,11 @@ static int write_flat_header(struct vs_sink *s, struct vs_error *err)
 	memcpy(hdr + 16, &v, sizeof(v));
 	v = (int64_t)htobe64(FLAT_VERSION);
 	memcpy(hdr + 24, &v, sizeof(v));
-	if (vs_write_full(s->fd, hdr, sizeof(hdr)) < 0)
-		return vs_err_sys(err, "cannot write the flattened header to '%s'",
-				  s->name);
+	errno = 0;
+	if (stream_out(s, hdr, sizeof(hdr), err) < 0)
+		return errno ? vs_err_sys(err, "cannot write the flattened "
+					  "header to '%s'", s->name) :
+			       vs_err_ctx(err, "'%s'", s->name);
 	return 0;
 }
 
@@ -58,6 +72,15 @@ int vs_sink_open(struct vs_sink *s, int fd, const char *name, int flat,
 	mode = fcntl(fd, F_GETFL);
 	s->readable = mode >= 0 && (mode & O_ACCMODE) == O_RDWR;
 	return 0;
+}
+
+/* The output file's size for a stream of PLAIN bytes. */
+static uint64_t file_size(const struct vs_sink *s, uint64_t plain)
+{
+	if (!s->age)
+		return plain;
+	return vs_age_writer_overhead(s->age) - VS_AGE_NONCE +
+	       vs_age_payload_size(plain);
 }
 
 static int full(struct vs_sink *s, size_t len, uint64_t off,
@@ -96,7 +119,8 @@ int vs_sink_write(struct vs_sink *s, const void *buf, size_t len,
 {
 	if (len == 0)
 		return 0;
-	if (s->limit && (s->flat ? s->bytes + sizeof(struct flat_record) + len :
+	if (s->limit && (s->flat ? file_size(s, s->bytes +
+					     sizeof(struct flat_record) + len) :
 			 off + len) > s->limit)
 		return full(s, len, off, err);
 	if (s->dry_run) {
@@ -109,9 +133,11 @@ int vs_sink_write(struct vs_sink *s, const void *buf, size_t len,
 			.size = (int64_t)htobe64(len),
 		};
 
-		if (vs_write_full(s->fd, &rec, sizeof(rec)) < 0 ||
-		    vs_write_full(s->fd, buf, len) < 0)
-			return failed(s, len, off, err);
+		errno = 0;
+		if (stream_out(s, &rec, sizeof(rec), err) < 0 ||
+		    stream_out(s, buf, len, err) < 0)
+			return errno || !s->age ? failed(s, len, off, err) :
+			       vs_err_ctx(err, "'%s'", s->name);
 	} else if (vs_pwrite_full(s->fd, buf, len, off) < 0) {
 		return failed(s, len, off, err);
 	}
@@ -126,10 +152,81 @@ int vs_sink_close(struct vs_sink *s, struct vs_error *err)
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 	};
 
-	if (s->flat && !s->dry_run && vs_write_full(s->fd, end, sizeof(end)) < 0)
+	if (s->flat && !s->dry_run && stream_out(s, end, sizeof(end), err) < 0)
 		return vs_err_sys(err, "cannot end the flattened stream on '%s'",
 				  s->name);
+	if (s->age) {
+		if (vs_age_writer_finish(s->age, err) < 0)
+			return vs_err_ctx(err, "cannot end the encrypted stream "
+					  "on '%s'", s->name);
+		s->bytes = file_size(s, s->bytes);
+		vs_sink_release(s);
+	}
 	return 0;
+}
+
+void vs_sink_release(struct vs_sink *s)
+{
+	vs_age_writer_free(s->age);
+	s->age = NULL;
+}
+
+/* The age writer's output: the file, failures as the sink's. */
+static int age_out(void *arg, const void *buf, size_t len,
+		   struct vs_error *err)
+{
+	struct vs_sink *s = arg;
+
+	(void)err;
+	return vs_write_full(s->fd, buf, len);
+}
+
+int vs_sink_recipients(const char *const *rcpts, unsigned n,
+		       uint8_t (**pks)[32], struct vs_error *err)
+{
+	uint8_t (*p)[32] = calloc(n ? n : 1, sizeof(*p));
+
+	*pks = NULL;
+	if (!p)
+		return vs_err_oom(err, "out of memory");
+	for (unsigned i = 0; i < n; i++)
+		if (!rcpts[i] || vs_age_parse_recipient(rcpts[i], p[i], err) < 0) {
+			free(p);
+			return rcpts[i] ? -1 : vs_err_st(err, VMSIFT_E_INVALID,
+							 "recipient %u is NULL", i);
+		}
+	*pks = p;
+	return 0;
+}
+
+int vs_sink_open_age(struct vs_sink *s, int fd, const char *name, int dry_run,
+		     uint64_t limit, const char *const *rcpts, unsigned n,
+		     struct vs_error *err)
+{
+	uint8_t (*pks)[32];
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	if (vs_sink_recipients(rcpts, n, &pks, err) < 0)
+		return -1;
+	s->fd = fd;
+	s->name = name;
+	ret = dry_run ? 0 : vs_age_writer_new(&s->age, (const uint8_t (*)[32])pks,
+					      n, age_out, s, err);
+	free(pks);
+	if (ret < 0)
+		return errno ? vs_err_sys(err, "cannot write the age header to "
+					  "'%s'", name) :
+			       vs_err_ctx(err, "'%s'", name);
+	s->flat = 1;
+	s->dry_run = dry_run;
+	s->limit = limit;
+	s->bytes = FLAT_HEADER_SIZE + sizeof(struct flat_record);
+	if (dry_run)
+		return 0;
+	if (file_size(s, s->bytes) > limit && limit)
+		return full(s, FLAT_HEADER_SIZE, 0, err);
+	return write_flat_header(s, err);
 }
 
 int vs_sink_read(const struct vs_sink *s, void *buf, size_t len, uint64_t off,

@@ -14,6 +14,8 @@
 
 #include "error.h"
 
+struct vs_age_writer;
+
 struct vs_sink {
 	int fd;
 	const char *name;
@@ -23,15 +25,28 @@ struct vs_sink {
 	uint64_t limit;              /* -L: the file (or stream) size at most */
 	uint64_t bytes;              /* the output's size so far */
 	int out_of_space;            /* a write failed: disk full or -L */
+	struct vs_age_writer *age;   /* the stream goes out encrypted (age.h) */
 };
 
 /* Start writing to FD; writes the flattened header when FLAT.  With
  * DRY_RUN nothing is written and FD is not used. */
 int vs_sink_open(struct vs_sink *s, int fd, const char *name, int flat,
 		 int dry_run, uint64_t limit, struct vs_error *err);
+/* The same for a flattened stream encrypted to the N age recipients
+ * RCPTS ("age1..."): the file is an age file whose plaintext is the
+ * stream, written once, front to back; -L counts the encrypted bytes. */
+int vs_sink_open_age(struct vs_sink *s, int fd, const char *name, int dry_run,
+		     uint64_t limit, const char *const *rcpts, unsigned n,
+		     struct vs_error *err);
+/* Parse the recipients RCPTS into *PKS (malloc'ed), refusing a bad one. */
+int vs_sink_recipients(const char *const *rcpts, unsigned n, uint8_t (**pks)[32],
+		       struct vs_error *err);
+/* Free what the sink holds (the encryption state); after close or not. */
+void vs_sink_release(struct vs_sink *s);
 int vs_sink_write(struct vs_sink *s, const void *buf, size_t len,
 		  uint64_t off, struct vs_error *err);
-/* Ends a flattened stream with its end marker. */
+/* Ends a flattened stream with its end marker (and an encrypted one
+ * with its last chunk). */
 int vs_sink_close(struct vs_sink *s, struct vs_error *err);
 /* Read back what was written at OFF (only if s->readable). */
 int vs_sink_read(const struct vs_sink *s, void *buf, size_t len, uint64_t off,

@@ -131,10 +131,11 @@ static int check_set(const struct vs_split *s, struct vs_error *err)
 }
 
 static int open_part(struct vs_input *in, int fd, const char *name,
-		     struct vs_error *err)
+		     const struct vs_age_ids *ids, struct vs_error *err)
 {
 	in->file.fd = -1;
 	in->allow_split = 1;
+	in->ids = ids;
 	if (vs_input_open_fd(in, fd, name, err) < 0)
 		return -1;
 	if (!in->prev.known)
@@ -145,7 +146,8 @@ static int open_part(struct vs_input *in, int fd, const char *name,
 }
 
 int vs_split_open(struct vs_split *s, const int *fds,
-		  const char *const *names, unsigned n, struct vs_error *err)
+		  const char *const *names, unsigned n,
+		  const struct vs_age_ids *ids, struct vs_error *err)
 {
 	memset(s, 0, sizeof(*s));
 	if (n < 1)
@@ -155,7 +157,7 @@ int vs_split_open(struct vs_split *s, const int *fds,
 		return vs_err_oom(err, "out of memory");
 	for (unsigned i = 0; i < n; i++) {
 		s->n = i + 1;
-		if (open_part(&s->parts[i], fds[i], names[i], err) < 0)
+		if (open_part(&s->parts[i], fds[i], names[i], ids, err) < 0)
 			return -1;
 	}
 	qsort(s->parts, n, sizeof(*s->parts), by_start);

@@ -26,7 +26,8 @@ struct vs_split {
 };
 
 int vs_split_open(struct vs_split *s, const int *fds,
-		  const char *const *names, unsigned n, struct vs_error *err);
+		  const char *const *names, unsigned n,
+		  const struct vs_age_ids *ids, struct vs_error *err);
 void vs_split_close(struct vs_split *s);
 
 #endif

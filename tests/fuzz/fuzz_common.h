@@ -15,6 +15,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+/* The age targets' test identity (a throwaway key, no secret) and its
+ * recipient, which the seeds are encrypted to. */
+#define FZ_AGE_IDENTITY \
+	"AGE-SECRET-KEY-1RF9MXSZ6NLQNNJEZ02UJTSDTKNJ7WMYKCVK4A8UDAWCQDHK8J0HS8FVATH\n"
+#define FZ_AGE_RECIPIENT \
+	"age1hsmtte2v3kvfp6hyy692utl04nddadw8lyc03fgj4h0lhvrm996sfkcl7h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 

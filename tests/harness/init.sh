@@ -43,6 +43,9 @@ if [ -e /proc/vmcore ] || [ "$ROLE" = native ]; then
 	say "capture kernel init ($(uname -r), $(uptime_s)s)"
 	out=/mnt/disk/out
 	mkdir -p $out
+	# The kernel's random pool as the dumps start (encrypted dumps draw
+	# their file key from getrandom, which must not block here).
+	say "random: entropy_avail $(cat /proc/sys/kernel/random/entropy_avail 2>/dev/null || echo '?'), $(dmesg | grep -m1 -o 'crng init done' || echo 'crng not initialised yet')"
 	n=0
 	while read -r args; do
 		[ -n "$args" ] || continue

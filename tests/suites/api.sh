@@ -88,7 +88,7 @@ t_doc_example() {
 	[ -s "$src" ] || { echo "no example in doc/api.md"; return 1; }
 	cc -O2 -Wall -Wextra -Werror -std=gnu11 -I"$top/include" -o "$api_dir/read_page" \
 		"$src" "$top/lib/libvmsift.a" \
-		$(pkg-config --libs zlib lzo2 snappy libzstd libdeflate) -pthread || return 1
+		$(pkg-config --libs zlib lzo2 snappy libzstd libdeflate libcrypto) -pthread || return 1
 	want=$(strings -n 8 "$in" | sed -n 's/^OSRELEASE=//p' | head -1)
 	"$api_dir/read_page" "$in" 0x1000 > "$api_dir/example.out" || return 1
 	cat "$api_dir/example.out"
