@@ -893,6 +893,28 @@ const uint8_t *vs_erase_page(struct vs_erase *e, unsigned part, uint64_t pfn,
 	return out;
 }
 
+void vs_erase_buf(struct vs_erase *e, unsigned part, uint64_t paddr,
+		  uint8_t *buf, size_t len)
+{
+	uint64_t end = paddr + len;
+
+	if (part >= e->nparts)
+		part = e->nparts - 1;
+	for (size_t i = first_piece(e, paddr - paddr % e->page_size);
+	     i < e->npieces && e->pieces[i].paddr < end; i++) {
+		const struct ev_piece *p = &e->pieces[i];
+		uint64_t a = p->paddr > paddr ? p->paddr : paddr;
+		uint64_t b = p->paddr + p->len < end ? p->paddr + p->len : end;
+
+		if (a >= b)
+			continue;
+		memset(buf + (a - paddr), e->inst[p->inst].nullify ? 0 : EV_FILL,
+		       b - a);
+		atomic_fetch_add(&e->applied[(size_t)part * e->ninst + p->inst],
+				 b - a);
+	}
+}
+
 /* --- eraseinfo ---------------------------------------------------------- */
 
 static size_t put(char *buf, size_t cap, size_t at, const char *s)

@@ -68,6 +68,10 @@ void vs_erase_free(struct vs_erase *e);
 const uint8_t *vs_erase_page(struct vs_erase *e, unsigned part, uint64_t pfn,
 			     const uint8_t *page, uint8_t *scratch);
 
+/* The same in place on LEN bytes at physical PADDR (any alignment). */
+void vs_erase_buf(struct vs_erase *e, unsigned part, uint64_t paddr,
+		  uint8_t *buf, size_t len);
+
 /* The eraseinfo text of PART ("erase EXPR size N\n", "erase EXPR
  * nullify\n", one line per resolved range that was applied, grouped by
  * rule): its length; at most CAP bytes go to BUF (NULL: only the
