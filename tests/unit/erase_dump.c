@@ -6,7 +6,8 @@
  * no DWARF or BTF reader of its own on this branch.
  *
  *   erase_dump [-E] [-F] [-c|-l|-z] [-d LEVEL] [--threads N] [--btf]
- *              [--ignore-missing] SPEC VMCORE CONFIG OUT [OUT2...]
+ *              [--splitblock KB] [--ignore-missing]
+ *              SPEC VMCORE CONFIG OUT [OUT2...]
  *
  * Several OUTs: a split set.  -F writes the flattened stream to OUT.
  * --btf: the source knows no global's type (as BTF), so rules must say
@@ -59,6 +60,8 @@ static int parse_opt(struct vmsift_options *o, struct tis *spec,
 		o->dump_level = (unsigned)atoi(argv[++*i]);
 	else if (strcmp(a, "--threads") == 0 && argv[*i + 1])
 		o->threads = (unsigned)atoi(argv[++*i]);
+	else if (strcmp(a, "--splitblock") == 0 && argv[*i + 1])
+		o->splitblock_size = (uint64_t)atoll(argv[++*i]) << 10;
 	else if (strcmp(a, "--btf") == 0)
 		spec->no_symbol_types = 1;
 	else if (strcmp(a, "--ignore-missing") == 0)
