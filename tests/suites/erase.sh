@@ -59,15 +59,16 @@ run_test "erase: vmsift --config: a syntax error named by line and column; no ru
 	t_erase_cli
 
 # The spec of the symbols and types the configs use, from the vmlinux.
+erase_syms=init_task,init_uts_ns,saved_command_line,boot_command_line,panic_notifier_list
+erase_structs=task_struct,list_head,uts_namespace,new_utsname,cred,atomic_notifier_head,notifier_block,signal_struct,rlimit
 erase_spec() {
-	local spec=$work/erase/spec-$erase_kver off
+	local spec off
+	spec=$work/erase/spec-$erase_kver-$(echo "$erase_syms $erase_structs" | sha1sum | cut -c1-8)
 	mkdir -p "$work/erase"
 	if [ ! -s "$spec" ] || [ "$top/tests/tools/ti_spec.py" -nt "$spec" ]; then
 		off=$(grep -a -m1 -o 'KERNELOFFSET=[0-9a-f]*' "$erase_vmcore" | cut -d= -f2)
 		[ -n "$off" ] || { echo "no KERNELOFFSET in $erase_vmcore" >&2; return 1; }
-		gdb -batch -nx -ex "python import sys; sys.argv = ['$spec.tmp', '$off', \
-'init_task,init_uts_ns,saved_command_line,panic_notifier_list', \
-'task_struct,list_head,uts_namespace,new_utsname,cred,atomic_notifier_head,notifier_block,signal_struct,rlimit']" \
+		gdb -batch -nx -ex "python import sys; sys.argv = ['$spec.tmp', '$off', '$erase_syms', '$erase_structs']" \
 			-x "$top/tests/tools/ti_spec.py" "$erase_vmlinux" >&2 || return 1
 		mv "$spec.tmp" "$spec"
 	fi
@@ -126,7 +127,7 @@ t_erase_missing() {
 	mkdir -p "$d"
 	{ cat "$erase_data/dwarf.conf"; printf 'erase no_such_secret.key\n'; } > "$d/missing.conf"
 	ERASE_OPTS="-l -d 31" erase_run "$d/missing.conf" "$d/m.kd" 2>"$d/log" && return 1
-	grep -q "rule at line 17: 'no_such_secret.key': no symbol 'no_such_secret'" "$d/log" ||
+	grep -q "rule at line 19: 'no_such_secret.key': no symbol 'no_such_secret'" "$d/log" ||
 		{ cat "$d/log"; return 1; }
 	ERASE_OPTS="-l -d 31" erase_run "$erase_data/dwarf.conf" "$d/want.kd" || return 1
 	ERASE_OPTS="-l -d 31 --ignore-missing" erase_run "$d/missing.conf" "$d/m.kd" || return 1
