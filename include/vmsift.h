@@ -122,6 +122,8 @@ struct vmsift_options {
 	 * A bad recipient fails the dump before anything is written. */
 	const char *const *encrypt_to;
 	unsigned nr_encrypt_to;
+	const char *erase_config;    /* --config: erase rules (doc/erase.md) */
+	int erase_ignore_missing;    /* skip rules naming what the kernel lacks */
 };
 
 #define VMSIFT_OPTIONS_INIT { .struct_size = sizeof(struct vmsift_options) }

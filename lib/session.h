@@ -13,6 +13,7 @@
 #include "age.h"
 #include "error.h"
 #include "input.h"
+#include "typeinfo.h"
 #include "vmsift.h"
 
 struct vmsift {
@@ -23,6 +24,11 @@ struct vmsift {
 	char *doubts;                /* what filtering found doubtful */
 	atomic_int cancel;           /* set by vmsift_cancel() */
 	struct vs_age_ids ids;       /* vmsift_set_identity(): for age inputs */
+	struct vs_typeinfo ti;       /* symbols and types (-x, BTF); owned */
 };
+
+/* Give the session its source of symbols and types (typeinfo.h), which
+ * it frees; the one before is freed. */
+void vs_session_set_typeinfo(struct vmsift *vs, struct vs_typeinfo ti);
 
 #endif

@@ -2,7 +2,8 @@
 /*
  * vmlinux.c - the public calls of a debug vmlinux: vmsift_set_vmlinux()
  * (-x) and vmsift_vmlinux_vmcoreinfo() (-g).  Opens the DWARF source of
- * typeinfo.h for the call's length only; debuginfo.c does the work.
+ * typeinfo.h; debuginfo.c does the work.  -x leaves the source with the
+ * session, for --config's rules.
  */
 #include <stdlib.h>
 #include <unistd.h>
@@ -24,8 +25,14 @@ int vmsift_set_vmlinux(struct vmsift *vs, const char *path)
 	if (vs_typeinfo_dwarf_open(&ti, path, &vs->err) < 0)
 		return -1;
 	ret = vs_debuginfo_apply(&vs->in, &ti, path, &vs->err);
-	vs_typeinfo_free(&ti);
-	return ret;
+	if (ret < 0) {
+		vs_typeinfo_free(&ti);
+		return ret;
+	}
+	/* The session keeps the source: --config resolves its rules with
+	 * it (erase_setup.c). */
+	vs_session_set_typeinfo(vs, ti);
+	return 0;
 }
 
 int vmsift_vmlinux_vmcoreinfo(struct vmsift *vs, const char *path,
