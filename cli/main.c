@@ -68,6 +68,7 @@ static void usage(FILE *f)
 "  --reassemble     merge split files into the file a direct dump gives\n"
 "  -d LEVEL         exclude pages: 1 zero, 2 non-private cache,\n"
 "                   4 private cache, 8 user data, 16 free (sum, 0-31)\n"
+"  -e               leave out the struct pages of excluded pages\n"
 "  -f               overwrite an existing DUMPFILE\n"
 "  -L SIZE          write at most SIZE bytes (K, M, G, T suffixes); a dump\n"
 "                   cut there is kept, marked incomplete, unless -d lists\n"
@@ -125,6 +126,7 @@ static int parse_option(struct cli *c, int opt, const char *arg)
 	case 'p': return set_codec(c, VMSIFT_CODEC_SNAPPY);
 	case 'z': return set_codec(c, VMSIFT_CODEC_ZSTD);
 	case 'E': c->opts.format = VMSIFT_FORMAT_ELF; return 0;
+	case 'e': c->opts.exclude_vmemmap = 1; return 0;
 	case 'F': c->opts.flattened = 1; return 0;
 	case 'R': c->rebuild = 1; return 0;
 	case 'f': c->force = 1; return 0;
@@ -190,7 +192,7 @@ static int parse_args(struct cli *c, int argc, char **argv)
 		if (opt == OPT_UNSUPPORTED)
 			return cli_error("option '--%s' is not implemented yet",
 					 long_opts[idx].name);
-		if (opt < 128 && strchr("geXx", opt))
+		if (opt < 128 && strchr("gXx", opt))
 			return cli_error("option '-%c' is not implemented yet",
 					 opt);
 		if (opt == '?') {

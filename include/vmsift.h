@@ -113,6 +113,9 @@ struct vmsift_options {
 	int dry_run;                 /* do everything but write (--dry-run) */
 	vmsift_progress_fn *progress;
 	void *progress_arg;
+	int exclude_vmemmap;         /* -e: leave out the pages holding only
+					struct pages of excluded pages
+					(kdump-compressed output) */
 };
 
 #define VMSIFT_OPTIONS_INIT { .struct_size = sizeof(struct vmsift_options) }

@@ -70,6 +70,10 @@ static int check_options(const struct vmsift *vs,
 				 (int)o->format);
 	if (w->check && w->check(&vs->in, o, err) < 0)
 		return -1;
+	if (o->exclude_vmemmap && o->format != VMSIFT_FORMAT_KDUMP)
+		return vs_err_st(err, VMSIFT_E_UNSUPPORTED, "leaving out unused "
+				 "struct pages (-e) needs kdump-compressed "
+				 "output");
 	if (o->codec != VMSIFT_CODEC_NONE && !vs_codec_get(o->codec))
 		return vs_err_st(err, VMSIFT_E_UNSUPPORTED, "unknown codec %d",
 				 (int)o->codec);

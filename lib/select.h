@@ -49,6 +49,7 @@ struct vs_dump {
 	uint64_t no_data;                     /* present, no data in the file */
 	uint64_t zero;                        /* zero pages excluded */
 	uint64_t dumped;                      /* pages written with data */
+	uint64_t vmemmap;                     /* -e: struct pages left out */
 	uint64_t done;                        /* pfns handled, for progress */
 	int incomplete;                       /* cut short */
 	atomic_int *cancel;                   /* vmsift_cancel() was called */
