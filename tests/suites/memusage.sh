@@ -1,0 +1,136 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/suites/memusage.sh - -e (leave out the struct pages of excluded
+# pages) and --mem-usage, on the real vmcores.  Sourced by tests/run.
+#
+# -e on x86_64: the bitmaps equal Debian's makedumpfile -e --work-dir, the
+# pages kept equal the input's, the header says DUMP_DH_EXCLUDED_VMEMMAP,
+# the output is the same at any thread count, flattened or split; crash
+# opens it when the -dbg vmlinux is in the cache (tests/harness/crash-check).
+# -e on the other carried vmcores (arm64 4K and 16K, ppc64le hash and
+# radix, riscv64, s390x; makedumpfile has no -e there):
+# tests/tools/vmemmap_check.py checks, with drgn, libkdumpfile or its own
+# walk, that every page left out holds only struct pages of pfns the plain
+# dump leaves out.
+
+mu_dir=$work/memusage
+mkdir -p "$mu_dir" "$work/ref"
+
+# mu_raw PATH.zst: the vmcore decompressed once (path on stdout); one
+# another suite already unpacked under $work is reused.
+mu_raw() {
+	local z=$1 name d
+	name=$(basename "${z%.zst}")
+	for d in "$work" "$work/arm64" "$work/ppc64le" "$work/riscv64" "$work/s390x"; do
+		if [ -f "$d/$name" ] && ! [ "$z" -nt "$d/$name" ]; then
+			echo "$d/$name"
+			return 0
+		fi
+	done
+	zstd -q -d --long=31 -f -o "$mu_dir/$name.tmp" "$z" || return 1
+	mv "$mu_dir/$name.tmp" "$mu_dir/$name"
+	echo "$mu_dir/$name"
+}
+
+# mu_ref_e LEVEL INPUT: makedumpfile -e's dump of INPUT, cached.
+mu_ref_e() {
+	local level=$1 in=$2 ref
+	ref=$work/ref/$(basename "$in").ref-d$level-e
+	if [ ! -f "$ref" ]; then
+		rm -f "$ref.tmp"
+		makedumpfile -l -d "$level" -e --work-dir "$mu_dir" \
+			"$(makedumpfile_input "$in")" "$ref.tmp" >/dev/null 2>&1 || return 1
+		mv "$ref.tmp" "$ref"
+	fi
+	echo "$ref"
+}
+
+# mu_has_flag DUMP: the kdump header's status has DUMP_DH_EXCLUDED_VMEMMAP.
+mu_has_flag() {
+	local st
+	st=$($check header "$1" | sed -n 's/^status=//p')
+	[ -n "$st" ] && (( st & 0x10 ))
+}
+
+# t_vmemmap_mdf INPUT LEVEL: -e decides as makedumpfile -e does.
+t_vmemmap_mdf() {
+	local in=$1 level=$2 out=$mu_dir/e.kd ref
+	rm -f "$out"
+	vmsift -l -d "$level" -e --message-level 0 "$in" "$out" || return 1
+	ref=$(mu_ref_e "$level" "$in") || { echo "makedumpfile -e failed"; return 1; }
+	mu_has_flag "$out" || { echo "no DUMP_DH_EXCLUDED_VMEMMAP in the header"; return 1; }
+	$check bitmaps "$out" "$ref" "$in" && $check pages "$in" "$out"
+}
+
+# t_vmemmap_same INPUT: -e gives the same file at 1, 2 and 8 threads,
+# through -F | -R, and as a split set reassembled.
+t_vmemmap_same() {
+	local in=$1 b=$mu_dir/same n
+	rm -f "$b".*
+	for n in 1 2 8; do
+		vmsift -z -d 31 -e --num-threads $n --message-level 0 "$in" "$b.$n" || return 1
+	done
+	vmsift -F -z -d 31 -e --message-level 0 "$in" | vmsift -R "$b.flat" || return 1
+	vmsift --split -z -d 31 -e --message-level 0 "$in" "$b.s1" "$b.s2" "$b.s3" || return 1
+	vmsift --reassemble --message-level 0 "$b.s1" "$b.s2" "$b.s3" "$b.re" || return 1
+	cmp "$b.1" "$b.2" && cmp "$b.1" "$b.8" && cmp "$b.1" "$b.flat" && cmp "$b.1" "$b.re"
+}
+
+# t_vmemmap_arch INPUT: -e leaves out only pages of struct pages of
+# excluded pages (independent check), and every page kept is the input's.
+t_vmemmap_arch() {
+	local in=$1 b=$mu_dir/arch
+	rm -f "$b".*
+	vmsift -l -d 31 --message-level 0 "$in" "$b.plain" || return 1
+	vmsift -l -d 31 -e --message-level 0 "$in" "$b.e" || return 1
+	$PY "$top/tests/tools/vmemmap_check.py" "$in" "$b.plain" "$b.e" &&
+		$check pages "$in" "$b.e"
+}
+
+# t_vmemmap_crash INPUT: crash opens an -e dump (and calls it one).
+t_vmemmap_crash() {
+	local in=$1 out=$mu_dir/crash.kd
+	rm -f "$out"
+	vmsift -l -d 31 -e --message-level 0 "$in" "$out" || return 1
+	KERNEL_VERSION=$($check header "$out" | sed -n 's/^release=//p') \
+		"$top/tests/harness/crash-check" "$out" || return 1
+	grep -q 'EXCLUDED VMEMMAP' "$out.crash.log" ||
+		{ echo "crash did not see an -e dump"; return 1; }
+}
+
+# t_vmemmap_refused INPUT: -e with ELF output is refused, with a message.
+t_vmemmap_refused() {
+	local in=$1 msg
+	if msg=$(vmsift -E -e -d 31 "$in" "$mu_dir/refused.elf" 2>&1); then
+		echo "-E -e was accepted"
+		return 1
+	fi
+	echo "$msg"
+	[[ $msg == *"-e"*"kdump-compressed"* ]] && [ ! -s "$mu_dir/refused.elf" ]
+}
+
+for in in "${vmcores[@]}"; do
+	name=$(basename "$in" .vmcore)
+	for level in 1 31; do
+		run_test "vmemmap: $name -e -d $level equals makedumpfile -e" \
+			t_vmemmap_mdf "$in" "$level"
+	done
+done
+if [ ${#vmcores[@]} -gt 0 ]; then
+	run_test "vmemmap: -e same at 1/2/8 threads, flattened, split" \
+		t_vmemmap_same "${vmcores[0]}"
+	run_test "vmemmap: -e with -E refused" t_vmemmap_refused "${vmcores[0]}"
+	# crash needs the 860 MB -dbg package: only when it is cached.
+	mu_cache=${VMSIFT_CACHE:-$top/tests/work/cache}
+	if ls "$mu_cache"/debs/linux-image-6.1.0-57-amd64-dbg_*.deb >/dev/null 2>&1 ||
+	   [ -f "$mu_cache/dbg-6.1.0-57-amd64/vmlinux-6.1.0-57-amd64" ]; then
+		run_test "vmemmap: crash opens an -e dump" t_vmemmap_crash "${vmcores[0]}"
+	else
+		log "# skipped: crash on an -e dump (linux-image-6.1.0-57-amd64-dbg not cached)"
+	fi
+fi
+for z in "$top"/tests/data/{arm64,ppc64le,riscv64,s390x}/*.vmcore.zst; do
+	[ -f "$z" ] || continue
+	name=$(basename "$z" .vmcore.zst)
+	run_test "vmemmap: $name -e leaves out only unused struct pages" \
+		eval 't_vmemmap_arch "$(mu_raw "$z")"'
+done
