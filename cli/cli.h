@@ -34,6 +34,7 @@ enum {
 	OPT_REASSEMBLE,
 	OPT_SPLITBLOCK_SIZE,
 	OPT_DRY_RUN,
+	OPT_MEM_USAGE,
 	OPT_UNSUPPORTED,
 };
 
@@ -49,6 +50,7 @@ struct cli {
 	int check_params;            /* --check-params: validate, exit */
 	int split;                   /* --split */
 	int reassemble;              /* --reassemble */
+	int mem_usage;               /* --mem-usage */
 	const char *vmcoreinfo;
 	unsigned levels[32];         /* -d 11,31: the retry levels */
 	unsigned nr_levels;
@@ -67,6 +69,7 @@ int cli_rebuild(struct cli *c);
 int cli_reassemble(struct cli *c);
 int cli_split(struct cli *c);
 int cli_dump_dmesg(struct cli *c);
+int cli_mem_usage(struct cli *c);
 /* Create PATH for output: 0600, never over an existing file or through a
  * symlink unless -f; prints the error and returns -1 on failure. */
 int open_output(const struct cli *c, const char *path, int *created);

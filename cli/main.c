@@ -37,7 +37,7 @@ static const struct option long_opts[] = {
 	{ "config", required_argument, NULL, OPT_UNSUPPORTED },
 	{ "diskset", required_argument, NULL, OPT_UNSUPPORTED },
 	{ "eppic", required_argument, NULL, OPT_UNSUPPORTED },
-	{ "mem-usage", no_argument, NULL, OPT_UNSUPPORTED },
+	{ "mem-usage", no_argument, NULL, OPT_MEM_USAGE },
 	{ "splitblock-size", required_argument, NULL, OPT_SPLITBLOCK_SIZE },
 	{ "check-params", no_argument, NULL, OPT_CHECK_PARAMS },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
@@ -56,6 +56,7 @@ static void usage(FILE *f)
 "       vmsift --split [options] VMCORE DUMPFILE1 DUMPFILE2 [...]\n"
 "       vmsift --reassemble DUMPFILE1 DUMPFILE2 [...] DUMPFILE\n"
 "       vmsift --dump-dmesg [--partial-dmesg] [-f] VMCORE LOGFILE\n"
+"       vmsift --mem-usage /proc/kcore|VMCORE\n"
 "\n"
 "Save a Linux crash dump (makedumpfile's command line).\n"
 "\n"
@@ -84,6 +85,7 @@ static void usage(FILE *f)
 "  --check-params   check the command line, then exit\n"
 "  --dump-dmesg     write the kernel's log buffer to LOGFILE as text\n"
 "  --partial-dmesg  with --dump-dmesg: only since the last 'dmesg --clear'\n"
+"  --mem-usage      page types, and the dump's size per level and codec\n"
 "  --cyclic-buffer KB, --work-dir DIR  accepted for compatibility\n"
 "  -D               debug messages\n"
 "  -h, -v           this help; version and built-in codecs\n"
@@ -145,6 +147,7 @@ static int parse_option(struct cli *c, int opt, const char *arg)
 		c->opts.splitblock_size = (uint64_t)v << 10;
 		return 0;
 	case OPT_DRY_RUN: c->opts.dry_run = 1; return 0;
+	case OPT_MEM_USAGE: c->mem_usage = 1; return 0;
 	case 'L':
 		if (cli_parse_size(arg, &c->opts.size_limit) < 0)
 			return cli_error("invalid size limit '%s' (bytes, or "
@@ -235,5 +238,7 @@ int main(int argc, char **argv)
 		return cli_split(&c);
 	if (c.dump_dmesg || c.partial_dmesg)
 		return cli_dump_dmesg(&c);
+	if (c.mem_usage)
+		return cli_mem_usage(&c);
 	return cli_dump(&c);
 }

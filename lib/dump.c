@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "estimate.h"
+#include "util.h"
 #include "session.h"
 #include "writer.h"
 
@@ -168,7 +170,8 @@ static int run_dump(struct vmsift *vs, struct vs_dump *d, const int *fds,
 	if (ret == 0)
 		ret = open_sinks(d, fds, names, err);
 	if (ret == 0)
-		ret = vs_writer_get(o->format)->write(d, err);
+		ret = d->estimate ? vs_estimate_run(d, d->estimate, err)
+				  : vs_writer_get(o->format)->write(d, err);
 	if (ret == 0 || d->incomplete)
 		close_sinks(d, err);
 	for (unsigned i = 0; d->workers && i < d->nworkers; i++)
@@ -278,4 +281,76 @@ int vmsift_dump_split(struct vmsift *vs, const struct vmsift_options *opts,
 				 "kdump-compressed, written to files (not -E, "
 				 "not -F)");
 	return dump_to(vs, &o, out_fds, out_names, n);
+}
+
+/* One level of --mem-usage: select and sample, into E; at level 31 also
+ * the table's counts. */
+static int usage_level(struct vmsift *vs, struct vmsift_options *o,
+		       unsigned level, struct vs_estimate *e,
+		       struct vmsift_mem_usage *mu)
+{
+	struct vs_dump d = { .in = &vs->in, .opts = o, .cancel = &vs->cancel,
+			     .estimate = e };
+	uint64_t stride = vs->in.max_mapnr / 4096;
+
+	o->dump_level = level;
+	o->format = VMSIFT_FORMAT_KDUMP;
+	e->stride = (stride < 1 ? 1 : stride > 63 ? 63 : stride) | 1;
+	e->read_all = level == VMSIFT_DL_MAX;
+	if (check_options(vs, o, &vs->err) < 0 ||
+	    run_dump(vs, &d, NULL, NULL, &vs->err) < 0)
+		return -1;
+	mu->present = d.present;
+	mu->sampled += e->sampled;
+	if (level == VMSIFT_DL_MAX) {
+		mu->zero = e->zero;
+		mu->cache = d.counts.cache;
+		mu->cache_private = d.counts.cache_private;
+		mu->user = d.counts.user;
+		mu->free = d.counts.free;
+		mu->hwpoison = d.counts.hwpoison;
+		mu->offline = d.counts.offline;
+	}
+	for (unsigned c = 0; c < VS_NR_CODECS; c++)
+		mu->sizes[mu->nr_sizes++] = (struct vmsift_dump_size){
+			.level = level,
+			.codec = (enum vmsift_codec)(VMSIFT_CODEC_ZLIB + c),
+			.bytes = e->bytes[c],
+		};
+	return 0;
+}
+
+int vmsift_mem_usage(struct vmsift *vs, const struct vmsift_options *opts,
+		     struct vmsift_mem_usage *mu)
+{
+	static const unsigned levels[] = { 1, VMSIFT_DL_MAX };
+	struct vmsift_mem_usage r = { .struct_size = sizeof(r) };
+	struct vmsift_options o;
+	double t = vs_now();
+	size_t n;
+
+	forget_last_dump(vs);
+	if (!mu || mu->struct_size < sizeof(mu->struct_size))
+		return vs_err_st(&vs->err, VMSIFT_E_INVALID, "vmsift_mem_usage "
+				 "needs a struct vmsift_mem_usage with its "
+				 "struct_size set");
+	if (opts) {
+		if (take_options(&o, opts, &vs->err) < 0)
+			return -1;
+	} else {
+		vmsift_options_init(&o);
+	}
+	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+		struct vs_estimate e = { 0 };
+
+		if (usage_level(vs, &o, levels[i], &e, &r) < 0)
+			return vs_err_ctx(&vs->err, "cannot size '%s' at dump "
+					  "level %u", vs->in.file.name, levels[i]);
+	}
+	r.page_size = vs->in.page_size;
+	r.seconds = vs_now() - t;
+	n = mu->struct_size < sizeof(r) ? mu->struct_size : sizeof(r);
+	memcpy(mu, &r, n);
+	mu->struct_size = n;
+	return 0;
 }

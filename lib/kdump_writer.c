@@ -105,19 +105,31 @@ static uint64_t chunk_pfns(const struct kd_writer *w, uint64_t start,
 	return vs_round_up(left < size ? left : size, 64);
 }
 
-static void plan_layout(struct kd_writer *w)
+static void layout_of(const struct vs_dump *d, struct kd_layout *l)
 {
-	const struct vs_input *in = w->d->in;
-	struct kd_layout *l = &w->lay;
+	const struct vs_input *in = d->in;
 
 	l->bs = in->page_size;
 	l->notes_off = l->bs + sizeof(struct kdump_sub_header);
 	l->sub_hdr_blocks = vs_div_round_up(sizeof(struct kdump_sub_header) +
 					    in->notes_size, l->bs);
-	l->bitmap_len = vs_round_up(vs_div_round_up(w->d->max_mapnr, 8), l->bs);
+	l->bitmap_len = vs_round_up(vs_div_round_up(d->max_mapnr, 8), l->bs);
 	l->bitmap1_off = (1 + l->sub_hdr_blocks) * l->bs;
 	l->bitmap2_off = l->bitmap1_off + l->bitmap_len;
 	l->desc_off = l->bitmap2_off + l->bitmap_len;
+}
+
+static void plan_layout(struct kd_writer *w)
+{
+	layout_of(w->d, &w->lay);
+}
+
+uint64_t vs_kdump_desc_off(const struct vs_dump *d)
+{
+	struct kd_layout l;
+
+	layout_of(d, &l);
+	return l.desc_off;
 }
 
 /* init_uts_ns.name, read through the dead kernel's own address
