@@ -134,3 +134,79 @@ for z in "$top"/tests/data/{arm64,ppc64le,riscv64,s390x}/*.vmcore.zst; do
 	run_test "vmemmap: $name -e leaves out only unused struct pages" \
 		eval 't_vmemmap_arch "$(mu_raw "$z")"'
 done
+
+# --mem-usage's table: each row makedumpfile's -d 31 report counts
+# (makedumpfile refuses --mem-usage on a vmcore, its dump's report is the
+# same decisions): the page types exactly, the zero pages up to the
+# pages only partly covered by a PT_LOAD (vmsift keeps and tests them);
+# KERN_DATA is what remains of the pages vmsift's bitmap1 holds.
+mu_report() {
+	local in=$1 rep
+	rep=$work/ref/$(basename "$in").report-d31
+	if [ ! -f "$rep" ]; then
+		rm -f "$rep.kd"
+		makedumpfile -l -d 31 --message-level 16 "$(makedumpfile_input "$in")" \
+			"$rep.kd" > "$rep.tmp" 2>&1 || return 1
+		rm -f "$rep.kd"
+		mv "$rep.tmp" "$rep"
+	fi
+	echo "$rep"
+}
+t_usage_table() {
+	local in=$1 out=$mu_dir/usage rep row mine theirs partial
+	vmsift --mem-usage "$in" > "$out" || return 1
+	rep=$(mu_report "$in") || { echo "makedumpfile failed"; return 1; }
+	cat "$out"
+	partial=$($PY -c "import sys; sys.path.insert(0, '$top/tests/harness')
+from elfcore import partial_pfns, pt_loads
+print(len(partial_pfns(pt_loads('$in'))))")
+	for row in "ZERO:Pages filled with zero" "NON_PRI_CACHE:Non-private cache pages" \
+		   "PRI_CACHE:Private cache pages" "USER:User process data pages" \
+		   "FREE:Free pages"; do
+		mine=$(awk -v t="${row%%:*}" '$1 == t { print $2 }' "$out")
+		theirs=$(( $(sed -n "s/^ *${row#*:} *: *//p" "$rep") ))
+		if [ "${row%%:*}" = ZERO ]; then
+			(( mine >= theirs && mine <= theirs + partial )) && continue
+		else
+			[ "$mine" = "$theirs" ] && continue
+		fi
+		echo "${row%%:*}: $mine, makedumpfile's report: $theirs"
+		return 1
+	done
+	mine=$(awk '$1 == "KERN_DATA" { print $2 }' "$out")
+	theirs=$(awk '/^TYPE/ { on = 1; next } on && NF >= 3 && $1 != "KERN_DATA" &&
+		$1 ~ /^[A-Z_]+$/ { s += $2 } /^Total pages on system/ { t = $5 }
+		END { print t - s }' "$out")
+	[ "$mine" = "$theirs" ] || { echo "KERN_DATA $mine is not the rest, $theirs"; return 1; }
+}
+
+# --mem-usage's DUMP_SIZE lines: within 10% of the size of the real dump,
+# at levels 1 and 31, with each codec.
+t_usage_sizes() {
+	local in=$1 out=$mu_dir/sizes l c est real bad=0
+	vmsift --mem-usage "$in" > "$out" || return 1
+	for l in 1 31; do
+		for c in zlib:-c lzo:-l snappy:-p zstd:-z; do
+			rm -f "$mu_dir/size.kd"
+			vmsift "${c#*:}" -d $l --message-level 0 "$in" "$mu_dir/size.kd" || return 1
+			real=$(stat -c %s "$mu_dir/size.kd")
+			est=$(sed -n "s/^DUMP_SIZE level=$l codec=${c%%:*} bytes=\([0-9]*\)$/\1/p" "$out")
+			[ -n "$est" ] || { echo "no DUMP_SIZE line for level $l ${c%%:*}"; return 1; }
+			echo "level $l ${c%%:*}: estimated $est, dump $real"
+			(( est * 10 >= real * 9 && est * 10 <= real * 11 )) || bad=1
+		done
+	done
+	[ $bad = 0 ]
+}
+
+for in in "${vmcores[@]}"; do
+	name=$(basename "$in" .vmcore)
+	run_test "mem-usage: $name table equals makedumpfile's report" t_usage_table "$in"
+	run_test "mem-usage: $name DUMP_SIZE within 10% of the dumps" t_usage_sizes "$in"
+done
+for z in "$top"/tests/data/{arm64,ppc64le,riscv64,s390x}/*.vmcore.zst; do
+	[ -f "$z" ] || continue
+	name=$(basename "$z" .vmcore.zst)
+	run_test "mem-usage: $name DUMP_SIZE within 10% of the dumps" \
+		eval 't_usage_sizes "$(mu_raw "$z")"'
+done
