@@ -283,47 +283,44 @@ int vmsift_dump_split(struct vmsift *vs, const struct vmsift_options *opts,
 	return dump_to(vs, &o, out_fds, out_names, n);
 }
 
-/* One level of --mem-usage: select and sample, into E; at level 31 also
- * the table's counts. */
-static int usage_level(struct vmsift *vs, struct vmsift_options *o,
-		       unsigned level, struct vs_estimate *e,
-		       struct vmsift_mem_usage *mu)
+/* --mem-usage's one pass, at level 31: the table's counts, and the
+ * sizes at levels 1 and 31. */
+static int usage_run(struct vmsift *vs, struct vmsift_options *o,
+		     struct vmsift_mem_usage *mu)
 {
+	struct vs_estimate e = { 0 };
 	struct vs_dump d = { .in = &vs->in, .opts = o, .cancel = &vs->cancel,
-			     .estimate = e };
+			     .estimate = &e };
 	uint64_t stride = vs->in.max_mapnr / 4096;
 
-	o->dump_level = level;
+	o->dump_level = VMSIFT_DL_MAX;
 	o->format = VMSIFT_FORMAT_KDUMP;
-	e->stride = (stride < 1 ? 1 : stride > 63 ? 63 : stride) | 1;
-	e->read_all = level == VMSIFT_DL_MAX;
+	e.stride = (stride < 1 ? 1 : stride > 255 ? 255 : stride) | 1;
 	if (check_options(vs, o, &vs->err) < 0 ||
 	    run_dump(vs, &d, NULL, NULL, &vs->err) < 0)
 		return -1;
 	mu->present = d.present;
-	mu->sampled += e->sampled;
-	if (level == VMSIFT_DL_MAX) {
-		mu->zero = e->zero;
-		mu->cache = d.counts.cache;
-		mu->cache_private = d.counts.cache_private;
-		mu->user = d.counts.user;
-		mu->free = d.counts.free;
-		mu->hwpoison = d.counts.hwpoison;
-		mu->offline = d.counts.offline;
-	}
-	for (unsigned c = 0; c < VS_NR_CODECS; c++)
-		mu->sizes[mu->nr_sizes++] = (struct vmsift_dump_size){
-			.level = level,
-			.codec = (enum vmsift_codec)(VMSIFT_CODEC_ZLIB + c),
-			.bytes = e->bytes[c],
-		};
+	mu->sampled = e.lv[0].sampled;
+	mu->zero = e.zero;
+	mu->cache = d.counts.cache;
+	mu->cache_private = d.counts.cache_private;
+	mu->user = d.counts.user;
+	mu->free = d.counts.free;
+	mu->hwpoison = d.counts.hwpoison;
+	mu->offline = d.counts.offline;
+	for (unsigned l = 0; l < 2; l++)
+		for (unsigned c = 0; c < VS_NR_CODECS; c++)
+			mu->sizes[mu->nr_sizes++] = (struct vmsift_dump_size){
+				.level = e.lv[l].level,
+				.codec = (enum vmsift_codec)(VMSIFT_CODEC_ZLIB + c),
+				.bytes = e.lv[l].bytes[c],
+			};
 	return 0;
 }
 
 int vmsift_mem_usage(struct vmsift *vs, const struct vmsift_options *opts,
 		     struct vmsift_mem_usage *mu)
 {
-	static const unsigned levels[] = { 1, VMSIFT_DL_MAX };
 	struct vmsift_mem_usage r = { .struct_size = sizeof(r) };
 	struct vmsift_options o;
 	double t = vs_now();
@@ -340,13 +337,8 @@ int vmsift_mem_usage(struct vmsift *vs, const struct vmsift_options *opts,
 	} else {
 		vmsift_options_init(&o);
 	}
-	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
-		struct vs_estimate e = { 0 };
-
-		if (usage_level(vs, &o, levels[i], &e, &r) < 0)
-			return vs_err_ctx(&vs->err, "cannot size '%s' at dump "
-					  "level %u", vs->in.file.name, levels[i]);
-	}
+	if (usage_run(vs, &o, &r) < 0)
+		return vs_err_ctx(&vs->err, "cannot size '%s'", vs->in.file.name);
 	r.page_size = vs->in.page_size;
 	r.seconds = vs_now() - t;
 	n = mu->struct_size < sizeof(r) ? mu->struct_size : sizeof(r);

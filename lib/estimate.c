@@ -20,9 +20,9 @@ struct est_worker {
 
 struct est_slot {
 	uint64_t bits1[VS_SELECT_PFNS / 64];
-	uint64_t bits2[VS_SELECT_PFNS / 64];
-	uint64_t kept, zero, sampled, sampled_zero;
-	uint64_t stored[VS_NR_CODECS];
+	uint64_t bits2[2][VS_SELECT_PFNS / 64];  /* level 1, level 31 */
+	uint64_t zero;
+	struct vs_est_level lv[2];
 };
 
 struct est_run {
@@ -64,23 +64,44 @@ fail:
 	return NULL;
 }
 
-/* What PAGE would take in the file with each codec. */
+/* What PAGE would take in the file with each codec, added to the levels
+ * that keep it. */
 static void sample_page(const struct vs_dump *d, struct est_worker *w,
-			const uint8_t *page, struct est_slot *s)
+			const uint8_t *page, int kept31, struct est_slot *s)
 {
 	uint64_t ps = d->in->page_size;
+	unsigned nlv = kept31 ? 2 : 1;
 
-	s->sampled++;
-	if ((d->level & VMSIFT_DL_ZERO) && vs_is_zero(page, ps)) {
-		s->sampled_zero++;
+	for (unsigned l = 0; l < nlv; l++)
+		s->lv[l].sampled++;
+	if (vs_is_zero(page, ps)) {
+		for (unsigned l = 0; l < nlv; l++)
+			s->lv[l].sampled_zero++;
 		return;
 	}
 	for (unsigned c = 0; c < VS_NR_CODECS; c++) {
 		size_t n = w->codec[c]->compress(w->ctx[c], page, ps, w->buf,
 						 2 * ps);
 
-		s->stored[c] += n ? n : ps;
+		for (unsigned l = 0; l < nlv; l++)
+			s->lv[l].stored[c] += n ? n : ps;
 	}
+}
+
+/* Bitmaps of the chunk at START: [0] level 1 (no page-type filter),
+ * [1] level 31. */
+static int select_both(const struct vs_dump *d, struct vs_worker *wk,
+		       uint64_t start, struct est_slot *s,
+		       struct vs_error *err)
+{
+	struct vs_dump d1 = *d;
+
+	d1.filter = NULL;
+	if (vs_select_chunk(&d1, wk, start, VS_SELECT_PFNS, s->bits1,
+			    s->bits2[0], err) < 0)
+		return -1;
+	return vs_select_chunk(d, wk, start, VS_SELECT_PFNS, s->bits1,
+			       s->bits2[1], err);
 }
 
 static int est_work(void *worker, uint64_t index, void *slot,
@@ -93,26 +114,27 @@ static int est_work(void *worker, uint64_t index, void *slot,
 	uint64_t start = index * VS_SELECT_PFNS;
 
 	memset(s, 0, sizeof(*s));
-	if (vs_select_chunk(d, wk, start, VS_SELECT_PFNS, s->bits1, s->bits2,
-			    err) < 0)
+	if (select_both(d, wk, start, s, err) < 0)
 		return -1;
 	for (uint64_t i = 0; i < VS_SELECT_PFNS; i++) {
 		uint64_t pfn = start + i;
 		int in_sample = pfn % e->stride == e->stride / 2;
+		int kept31 = vs_bit_test(s->bits2[1], i);
 		const uint8_t *page;
 
-		if (!vs_bit_test(s->bits2, i))
+		if (!vs_bit_test(s->bits2[0], i))
 			continue;
-		s->kept++;
-		if (!in_sample && !e->read_all)
+		s->lv[0].kept++;
+		s->lv[1].kept += (uint64_t)kept31;
+		if (!in_sample && !kept31)
 			continue;
 		if (vs_read_page(&wk->reader, pfn, &page, err) < 0)
 			return vs_err_ctx(err, "pfn 0x%llx",
 					  (unsigned long long)pfn);
-		if (e->read_all && vs_is_zero(page, d->in->page_size))
+		if (kept31 && vs_is_zero(page, d->in->page_size))
 			s->zero++;
 		if (in_sample)
-			sample_page(d, wk->writer, page, s);
+			sample_page(d, wk->writer, page, kept31, s);
 	}
 	return 0;
 }
@@ -128,30 +150,45 @@ static int est_consume(void *arg, uint64_t index, void *slot,
 	if (vs_check_cancel(r->d, err) < 0)
 		return -1;
 	r->d->present += vs_bits_count(s->bits1, VS_SELECT_PFNS / 64);
-	e->kept += s->kept;
 	e->zero += s->zero;
-	e->sampled += s->sampled;
-	e->sampled_zero += s->sampled_zero;
-	for (unsigned c = 0; c < VS_NR_CODECS; c++)
-		e->stored[c] += s->stored[c];
+	for (unsigned l = 0; l < 2; l++) {
+		e->lv[l].kept += s->lv[l].kept;
+		e->lv[l].sampled += s->lv[l].sampled;
+		e->lv[l].sampled_zero += s->lv[l].sampled_zero;
+		for (unsigned c = 0; c < VS_NR_CODECS; c++)
+			e->lv[l].stored[c] += s->lv[l].stored[c];
+	}
 	return 0;
 }
 
 /* The file: its layout up to the data, the shared zero page, and the
  * kept pages at the sample's mean stored size. */
-static void finish(const struct vs_dump *d, struct vs_estimate *e)
+static void finish_level(const struct vs_dump *d, struct vs_est_level *lv)
 {
 	uint64_t head = vs_kdump_desc_off(d) +
-			e->kept * sizeof(struct kdump_page_desc);
+			lv->kept * sizeof(struct kdump_page_desc) +
+			d->in->page_size;
 
-	if (d->level & VMSIFT_DL_ZERO)
-		head += d->in->page_size;
 	for (unsigned c = 0; c < VS_NR_CODECS; c++) {
-		double mean = e->sampled ? (double)e->stored[c] /
-					   (double)e->sampled : 0;
+		double mean = lv->sampled ? (double)lv->stored[c] /
+					    (double)lv->sampled : 0;
 
-		e->bytes[c] = head + (uint64_t)(mean * (double)e->kept + 0.5);
+		lv->bytes[c] = head + (uint64_t)(mean * (double)lv->kept + 0.5);
 	}
+}
+
+static void finish(const struct vs_dump *d, struct vs_estimate *e)
+{
+	uint64_t always = 0;
+
+	for (unsigned i = 0; i < d->nworkers; i++)
+		always += d->workers[i]->counts.hwpoison +
+			  d->workers[i]->counts.offline;
+	e->lv[0].level = 1;
+	e->lv[1].level = d->level;
+	e->lv[0].kept -= always < e->lv[0].kept ? always : e->lv[0].kept;
+	finish_level(d, &e->lv[0]);
+	finish_level(d, &e->lv[1]);
 }
 
 static int run_chunks(struct vs_dump *d, struct est_run *r,

@@ -5,8 +5,9 @@
  * dump level.
  *
  * One pass over the chunks, on the dump's workers: each chunk is selected
- * as a kdump dump selects it (bitmap2 before zero pages), every kept page
- * is tested for zeros when READ_ALL is set, and one pfn in STRIDE (those
+ * as a kdump dump selects it (bitmap2 before zero pages) at levels 1 and
+ * 31, every page kept at 31 is tested for zeros (makedumpfile's count),
+ * and one pfn in STRIDE (those
  * with pfn % STRIDE == STRIDE / 2; STRIDE odd, so no alignment of the
  * kernel's allocations lines up with it) is, when kept, compressed with
  * each of the four codecs.  The size of the kdump-compressed file is
@@ -23,11 +24,10 @@
 #include "codec.h"
 #include "select.h"
 
-struct vs_estimate {
-	uint64_t stride;             /* in: sample one pfn in STRIDE (odd) */
-	int read_all;                /* in: test every kept page for zeros */
+/* One dump level's figures. */
+struct vs_est_level {
+	unsigned level;
 	uint64_t kept;               /* bitmap2 pages */
-	uint64_t zero;               /* zero pages among them (READ_ALL) */
 	uint64_t sampled;            /* kept pages of the sample */
 	uint64_t sampled_zero;       /* zero pages of the sample */
 	uint64_t stored[VS_NR_CODECS];  /* bytes the sample would take, per
@@ -35,7 +35,16 @@ struct vs_estimate {
 	uint64_t bytes[VS_NR_CODECS];   /* the estimated file sizes */
 };
 
-/* Select D's pages and sample them into E. */
+/* Levels 1 and 31 in one pass: D is set up at level 31; level 1 keeps
+ * every page with data but the hwpoison and offline ones, which every
+ * level leaves out. */
+struct vs_estimate {
+	uint64_t stride;             /* in: sample one pfn in STRIDE (odd) */
+	uint64_t zero;               /* zero pages kept at level 31 (all read) */
+	struct vs_est_level lv[2];   /* level 1, level 31 */
+};
+
+/* Select D's pages (level 31) and sample them into E. */
 int vs_estimate_run(struct vs_dump *d, struct vs_estimate *e,
 		    struct vs_error *err);
 
