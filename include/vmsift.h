@@ -220,7 +220,7 @@ VMSIFT_API int vmsift_dump(struct vmsift *vs, const struct vmsift_options *opts,
 /* makedumpfile --mem-usage, on any input: fill *MU (set its struct_size
  * first) with the page counts at dump level 31 and the estimated size of
  * a kdump-compressed dump at levels 1 and 31 with each codec.  Reads
- * every page kept at level 31 and compresses one page in about 64 (at
+ * every page kept at level 31 and compresses one pfn in up to 255 (at
  * least 4096 sampled pfns when the input has them); writes nothing.
  * OPTS gives the threads and the codec level (its dump level, format
  * and codec are not used; NULL: defaults). */
