@@ -56,7 +56,7 @@ static void usage(FILE *f)
 "       vmsift --split [options] VMCORE DUMPFILE1 DUMPFILE2 [...]\n"
 "       vmsift --reassemble DUMPFILE1 DUMPFILE2 [...] DUMPFILE\n"
 "       vmsift --dump-dmesg [--partial-dmesg] [-f] VMCORE LOGFILE\n"
-"       vmsift --mem-usage /proc/kcore|VMCORE\n"
+"       vmsift --mem-usage VMCORE\n"
 "\n"
 "Save a Linux crash dump (makedumpfile's command line).\n"
 "\n"

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * memusage.c - the command's --mem-usage mode: makedumpfile's table of
- * page types on any input (a vmcore, kdump file or /proc/kcore-like ELF
- * file with physical addresses), then the size a kdump-compressed dump
+ * page types on any input vmsift reads (an ELF vmcore, a kdump file;
+ * not /proc/kcore yet), then the size a kdump-compressed dump
  * would have at levels 1 and 31 with each codec, one line each for
  * scripts.  Called by main.c; uses the public API only.
  */
@@ -54,8 +54,8 @@ int cli_mem_usage(struct cli *c)
 	int ret = -1;
 
 	if (c->nargs != 1)
-		return cli_error("--mem-usage expects one input (/proc/kcore or "
-				 "a vmcore), got %d arguments", c->nargs), 1;
+		return cli_error("--mem-usage expects one input, got %d "
+				 "arguments", c->nargs), 1;
 	vs = vmsift_new();
 	if (!vs)
 		return cli_error("out of memory"), 1;
