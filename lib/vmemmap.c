@@ -118,16 +118,22 @@ static int vmemmap_base(const struct vs_memmap *mm, uint64_t *base)
 	return -1;
 }
 
+/* makedumpfile walks up to the highest physical address, past the last
+ * memory section (a QEMU guest's BIOS ROM); a damaged segment table
+ * could put that anywhere, so the walk stops 128 GiB past MAX_MAPNR. */
 static int setup_groups(struct vs_vmemmap *v, const struct vs_input *in,
-			struct vs_reader *r, struct vs_error *err)
+			uint64_t max_mapnr, struct vs_reader *r,
+			struct vs_error *err)
 {
-	uint64_t base;
+	uint64_t base, high = max_phys_pfn(in);
 	int rc;
 
 	if (in->elf_machine != EM_X86_64 || v->ps != 4096 ||
 	    vmemmap_base(v->mm, &base) < 0)
 		return 0;
-	rc = x86_groups(v, base, max_phys_pfn(in), r, err);
+	if (high > max_mapnr + (1ull << 25))
+		high = max_mapnr + (1ull << 25);
+	rc = x86_groups(v, base, high, r, err);
 	if (rc != 0) {
 		free(v->groups);
 		v->groups = NULL;
@@ -164,7 +170,7 @@ int vs_vmemmap_new(struct vs_vmemmap **out, const struct vs_filter *f,
 		vs_vmemmap_free(v);
 		return vs_err_oom(err, "out of memory for the vmemmap runs");
 	}
-	if (setup_groups(v, in, r, err) < 0) {
+	if (setup_groups(v, in, max_mapnr, r, err) < 0) {
 		vs_vmemmap_free(v);
 		return -1;
 	}
@@ -216,20 +222,28 @@ static int each_in_groups(const struct vs_vmemmap *v, uint64_t s, uint64_t e,
 			  vs_vmemmap_fn *fn, void *arg, uint64_t *nr,
 			  struct vs_error *err)
 {
-	for (size_t i = 0; i < v->nr_groups; i++) {
-		const struct vm_group *g = &v->groups[i];
-		uint64_t first, end;
+	size_t lo = 0, hi = v->nr_groups;
+	const struct vm_group *g;
+	uint64_t first, end;
 
-		if (s < g->rep_start || e - 1 > g->rep_last)
-			continue;
-		first = vs_div_round_up((s - g->rep_start) * v->pss, v->ps);
-		end = (e - g->rep_start) * v->pss / v->ps;
-		if (end <= first)
-			return 0;
-		*nr += end - first;
-		return fn(arg, g->pfn + first, end - first, err);
+	/* The last group starting at or below S (groups are in order). */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v->groups[mid].rep_start <= s)
+			lo = mid;
+		else
+			hi = mid;
 	}
-	return 0;
+	g = &v->groups[lo];
+	if (!v->nr_groups || s < g->rep_start || e - 1 > g->rep_last)
+		return 0;
+	first = vs_div_round_up((s - g->rep_start) * v->pss, v->ps);
+	end = (e - g->rep_start) * v->pss / v->ps;
+	if (end <= first)
+		return 0;
+	*nr += end - first;
+	return fn(arg, g->pfn + first, end - first, err);
 }
 
 /* Pages of struct pages of pfns [S, E), translated through the page
