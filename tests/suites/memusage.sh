@@ -210,3 +210,37 @@ for z in "$top"/tests/data/{arm64,ppc64le,riscv64,s390x}/*.vmcore.zst; do
 	run_test "mem-usage: $name DUMP_SIZE within 10% of the dumps" \
 		eval 't_usage_sizes "$(mu_raw "$z")"'
 done
+
+# Bad input: no VMCOREINFO refuses -e and --mem-usage, naming what is
+# missing, and leaves no file; every broken vmcore of mkbad.py gives
+# --mem-usage and -e an exit status of 0 or 1, never a crash or a hang;
+# damaged page tables (the translation of struct pages fails) keep the
+# pages -e cannot place, and the dump is still right.
+t_usage_bad() {
+	local d=$mu_dir/bad f msg rc
+	rm -rf "$d" && mkdir -p "$d"
+	$PY "$top/tests/tools/mkbad.py" "$d" >/dev/null || return 1
+	msg=$(vmsift -e -d 1 "$d/no-vmcoreinfo.vmcore" "$d/out" 2>&1) && return 1
+	[[ $msg == *"(-e) needs VMCOREINFO"* ]] && [ ! -e "$d/out" ] ||
+		{ echo "-e without VMCOREINFO: $msg"; return 1; }
+	msg=$(vmsift --mem-usage "$d/no-vmcoreinfo.vmcore" 2>&1) && return 1
+	[[ $msg == *"needs VMCOREINFO"* ]] || { echo "--mem-usage: $msg"; return 1; }
+	for f in "$d"/*.vmcore; do
+		rc=0
+		timeout 60 vmsift --mem-usage "$f" >/dev/null 2>&1 || rc=$?
+		[ $rc -le 1 ] || { echo "--mem-usage $(basename "$f"): exit $rc"; return 1; }
+		rc=0
+		rm -f "$d/out"
+		timeout 60 vmsift -e -d 31 "$f" "$d/out" >/dev/null 2>&1 || rc=$?
+		[ $rc -le 1 ] || { echo "-e $(basename "$f"): exit $rc"; return 1; }
+	done
+}
+t_vmemmap_damaged() {
+	local v=$mu_dir/cpte.vmcore
+	$PY "$top/tests/gen/mkvmcore.py" "$top/tests/gen/specs/corrupt-pte.spec" "$v" >/dev/null || return 1
+	rm -f "$v.e"
+	vmsift -l -d 31 -e --message-level 0 "$v" "$v.e" || return 1
+	mu_has_flag "$v.e" && $check pages "$v" "$v.e"
+}
+run_test "mem-usage, -e: bad input refused or survived, never a crash" t_usage_bad
+run_test "vmemmap: -e with damaged page tables keeps what it cannot place" t_vmemmap_damaged
