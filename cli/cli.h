@@ -36,6 +36,7 @@ enum {
 	OPT_DRY_RUN,
 	OPT_CONFIG,
 	OPT_ERASE_IGNORE_MISSING,
+	OPT_MEM_USAGE,
 	OPT_UNSUPPORTED,
 	OPT_ENCRYPT_TO,
 	OPT_ENCRYPT_TO_FILE,
@@ -54,6 +55,7 @@ struct cli {
 	int check_params;            /* --check-params: validate, exit */
 	int split;                   /* --split */
 	int reassemble;              /* --reassemble */
+	int mem_usage;               /* --mem-usage */
 	const char *vmcoreinfo;
 	const char *vmlinux;          /* -x */
 	const char *gen_vmcoreinfo;   /* -g */
@@ -84,6 +86,7 @@ int cli_open_input(struct vmsift *vs, struct cli *c);
 /* STATUS, or exit_status when one was set and STATUS is a failure. */
 int cli_exit_status(const struct cli *c, int status);
 int cli_gen_vmcoreinfo(struct cli *c);
+int cli_mem_usage(struct cli *c);
 /* Create PATH for output: 0600, never over an existing file or through a
  * symlink unless -f; prints the error and returns -1 on failure. */
 int open_output(const struct cli *c, const char *path, int *created);

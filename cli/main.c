@@ -38,7 +38,7 @@ static const struct option long_opts[] = {
 	{ "erase-ignore-missing", no_argument, NULL, OPT_ERASE_IGNORE_MISSING },
 	{ "diskset", required_argument, NULL, OPT_UNSUPPORTED },
 	{ "eppic", required_argument, NULL, OPT_UNSUPPORTED },
-	{ "mem-usage", no_argument, NULL, OPT_UNSUPPORTED },
+	{ "mem-usage", no_argument, NULL, OPT_MEM_USAGE },
 	{ "splitblock-size", required_argument, NULL, OPT_SPLITBLOCK_SIZE },
 	{ "check-params", no_argument, NULL, OPT_CHECK_PARAMS },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
@@ -61,6 +61,7 @@ static void usage(FILE *f)
 "       vmsift --reassemble DUMPFILE1 DUMPFILE2 [...] DUMPFILE\n"
 "       vmsift --dump-dmesg [--partial-dmesg] [-f] VMCORE LOGFILE\n"
 "       vmsift -g VMCOREINFO -x VMLINUX\n"
+"       vmsift --mem-usage VMCORE\n"
 "\n"
 "Save a Linux crash dump (makedumpfile's command line).\n"
 "\n"
@@ -75,6 +76,7 @@ static void usage(FILE *f)
 "  --erase-ignore-missing  skip a --config rule naming what the kernel lacks\n"
 "  -d LEVEL         exclude pages: 1 zero, 2 non-private cache,\n"
 "                   4 private cache, 8 user data, 16 free (sum, 0-31)\n"
+"  -e               leave out the struct pages of excluded pages\n"
 "  -f               overwrite an existing DUMPFILE\n"
 "  -L SIZE          write at most SIZE bytes (K, M, G, T suffixes); a dump\n"
 "                   cut there is kept, marked incomplete, unless -d lists\n"
@@ -92,6 +94,7 @@ static void usage(FILE *f)
 "  --check-params   check the command line, then exit\n"
 "  --dump-dmesg     write the kernel's log buffer to LOGFILE as text\n"
 "  --partial-dmesg  with --dump-dmesg: only since the last 'dmesg --clear'\n"
+"  --mem-usage      page types, and the dump's size per level and codec\n"
 "  --cyclic-buffer KB, --work-dir DIR  accepted for compatibility\n"
 "  --encrypt-to RECIPIENT  encrypt the dump to this age public key (age1...;\n"
 "                   repeatable): an age file of the flattened stream\n"
@@ -139,6 +142,7 @@ static int parse_option(struct cli *c, int opt, const char *arg)
 	case 'p': return set_codec(c, VMSIFT_CODEC_SNAPPY);
 	case 'z': return set_codec(c, VMSIFT_CODEC_ZSTD);
 	case 'E': c->opts.format = VMSIFT_FORMAT_ELF; return 0;
+	case 'e': c->opts.exclude_vmemmap = 1; return 0;
 	case 'F': c->opts.flattened = 1; return 0;
 	case 'R': c->rebuild = 1; return 0;
 	case 'f': c->force = 1; return 0;
@@ -161,6 +165,7 @@ static int parse_option(struct cli *c, int opt, const char *arg)
 	case OPT_DRY_RUN: c->opts.dry_run = 1; return 0;
 	case OPT_CONFIG: c->opts.erase_config = arg; return 0;
 	case OPT_ERASE_IGNORE_MISSING: c->opts.erase_ignore_missing = 1; return 0;
+	case OPT_MEM_USAGE: c->mem_usage = 1; return 0;
 	case 'L':
 		if (cli_parse_size(arg, &c->opts.size_limit) < 0)
 			return cli_error("invalid size limit '%s' (bytes, or "
@@ -211,7 +216,7 @@ static int parse_args(struct cli *c, int argc, char **argv)
 		if (opt == OPT_UNSUPPORTED)
 			return cli_error("option '--%s' is not implemented yet",
 					 long_opts[idx].name);
-		if (opt < 128 && strchr("eX", opt))
+		if (opt < 128 && strchr("X", opt))
 			return cli_error("option '-%c' is not implemented yet",
 					 opt);
 		if (opt == '?') {
@@ -241,6 +246,8 @@ static int dispatch(struct cli *c)
 		return cli_exit_status(c, cli_split(c));
 	if (c->dump_dmesg || c->partial_dmesg)
 		return cli_exit_status(c, cli_dump_dmesg(c));
+	if (c->mem_usage)
+		return cli_exit_status(c, cli_mem_usage(c));
 	return cli_exit_status(c, cli_dump(c));
 }
 

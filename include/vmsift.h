@@ -124,6 +124,9 @@ struct vmsift_options {
 	unsigned nr_encrypt_to;
 	const char *erase_config;    /* --config: erase rules (doc/erase.md) */
 	int erase_ignore_missing;    /* skip rules naming what the kernel lacks */
+	int exclude_vmemmap;         /* -e: leave out the pages holding only
+					struct pages of excluded pages
+					(kdump-compressed output) */
 };
 
 #define VMSIFT_OPTIONS_INIT { .struct_size = sizeof(struct vmsift_options) }
@@ -154,6 +157,31 @@ struct vmsift_stats {
 };
 
 struct vmsift;
+
+/* What vmsift_mem_usage() finds (makedumpfile's --mem-usage table, at
+ * dump level 31) and the size a kdump-compressed dump would have, per
+ * level and codec, estimated from a sample of the pages. */
+struct vmsift_dump_size {
+	unsigned level;              /* 1 or 31 */
+	enum vmsift_codec codec;     /* zlib, lzo, snappy, zstd */
+	uint64_t bytes;
+};
+
+struct vmsift_mem_usage {
+	size_t struct_size;          /* sizeof(struct vmsift_mem_usage) */
+	uint64_t page_size;
+	uint64_t present;            /* pages with memory ("Total pages") */
+	uint64_t zero;               /* at -d 31: filled with zero */
+	uint64_t cache;              /* non-private cache */
+	uint64_t cache_private;      /* private cache */
+	uint64_t user;               /* user process data */
+	uint64_t free;               /* free pages */
+	uint64_t hwpoison, offline;  /* always left out */
+	struct vmsift_dump_size sizes[8];  /* levels 1, 31 x the 4 codecs */
+	unsigned nr_sizes;
+	uint64_t sampled;            /* pages compressed for the sizes */
+	double seconds;
+};
 
 /* The version of the library running, which may differ from the
  * VMSIFT_VERSION_STRING the caller was built with: "0.2.0". */
@@ -226,6 +254,17 @@ VMSIFT_API int vmsift_vmlinux_vmcoreinfo(struct vmsift *vs, const char *path,
  * afresh. */
 VMSIFT_API int vmsift_dump(struct vmsift *vs, const struct vmsift_options *opts,
 			   int out_fd, const char *out_name);
+
+/* makedumpfile --mem-usage, on any input: fill *MU (set its struct_size
+ * first) with the page counts at dump level 31 and the estimated size of
+ * a kdump-compressed dump at levels 1 and 31 with each codec.  Reads
+ * every page kept at level 31 and compresses one pfn in up to 255 (at
+ * least 4096 sampled pfns when the input has them); writes nothing.
+ * OPTS gives the threads and the codec level (its dump level, format
+ * and codec are not used; NULL: defaults). */
+VMSIFT_API int vmsift_mem_usage(struct vmsift *vs,
+				const struct vmsift_options *opts,
+				struct vmsift_mem_usage *mu);
 
 /* Ask a running vmsift_dump() to stop: it ends the dump as an
  * incomplete one (readable, flagged so) and fails.  Safe to call from a

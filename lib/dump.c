@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "erase_setup.h"
+#include "estimate.h"
+#include "util.h"
 #include "session.h"
 #include "writer.h"
 
@@ -94,6 +96,10 @@ static int check_options(const struct vmsift *vs,
 				 (int)o->format);
 	if (w->check && w->check(&vs->in, o, err) < 0)
 		return -1;
+	if (o->exclude_vmemmap && o->format != VMSIFT_FORMAT_KDUMP)
+		return vs_err_st(err, VMSIFT_E_UNSUPPORTED, "leaving out unused "
+				 "struct pages (-e) needs kdump-compressed "
+				 "output");
 	if (o->codec != VMSIFT_CODEC_NONE && !vs_codec_get(o->codec))
 		return vs_err_st(err, VMSIFT_E_UNSUPPORTED, "unknown codec %d",
 				 (int)o->codec);
@@ -214,7 +220,8 @@ static int run_dump(struct vmsift *vs, struct vs_dump *d, const int *fds,
 	if (ret == 0)
 		ret = open_sinks(d, fds, names, err);
 	if (ret == 0)
-		ret = vs_writer_get(o->format)->write(d, err);
+		ret = d->estimate ? vs_estimate_run(d, d->estimate, err)
+				  : vs_writer_get(o->format)->write(d, err);
 	if (ret == 0 || d->incomplete)
 		close_sinks(d, err);
 	for (unsigned i = 0; d->workers && i < d->nworkers; i++)
@@ -328,4 +335,68 @@ int vmsift_dump_split(struct vmsift *vs, const struct vmsift_options *opts,
 				 "kdump-compressed, written to files (not -E, "
 				 "not -F)");
 	return dump_to(vs, &o, out_fds, out_names, n);
+}
+
+/* --mem-usage's one pass, at level 31: the table's counts, and the
+ * sizes at levels 1 and 31. */
+static int usage_run(struct vmsift *vs, struct vmsift_options *o,
+		     struct vmsift_mem_usage *mu)
+{
+	struct vs_estimate e = { 0 };
+	struct vs_dump d = { .in = &vs->in, .opts = o, .cancel = &vs->cancel,
+			     .estimate = &e };
+	uint64_t stride = vs->in.max_mapnr / 4096;
+
+	o->dump_level = VMSIFT_DL_MAX;
+	o->format = VMSIFT_FORMAT_KDUMP;
+	e.stride = (stride < 1 ? 1 : stride > 255 ? 255 : stride) | 1;
+	if (check_options(vs, o, &vs->err) < 0 ||
+	    run_dump(vs, &d, NULL, NULL, &vs->err) < 0)
+		return -1;
+	mu->present = d.present;
+	mu->sampled = e.lv[0].sampled;
+	mu->zero = e.zero;
+	mu->cache = d.counts.cache;
+	mu->cache_private = d.counts.cache_private;
+	mu->user = d.counts.user;
+	mu->free = d.counts.free;
+	mu->hwpoison = d.counts.hwpoison;
+	mu->offline = d.counts.offline;
+	for (unsigned l = 0; l < 2; l++)
+		for (unsigned c = 0; c < VS_NR_CODECS; c++)
+			mu->sizes[mu->nr_sizes++] = (struct vmsift_dump_size){
+				.level = e.lv[l].level,
+				.codec = (enum vmsift_codec)(VMSIFT_CODEC_ZLIB + c),
+				.bytes = e.lv[l].bytes[c],
+			};
+	return 0;
+}
+
+int vmsift_mem_usage(struct vmsift *vs, const struct vmsift_options *opts,
+		     struct vmsift_mem_usage *mu)
+{
+	struct vmsift_mem_usage r = { .struct_size = sizeof(r) };
+	struct vmsift_options o;
+	double t = vs_now();
+	size_t n;
+
+	forget_last_dump(vs);
+	if (!mu || mu->struct_size < sizeof(mu->struct_size))
+		return vs_err_st(&vs->err, VMSIFT_E_INVALID, "vmsift_mem_usage "
+				 "needs a struct vmsift_mem_usage with its "
+				 "struct_size set");
+	if (opts) {
+		if (take_options(&o, opts, &vs->err) < 0)
+			return -1;
+	} else {
+		vmsift_options_init(&o);
+	}
+	if (usage_run(vs, &o, &r) < 0)
+		return vs_err_ctx(&vs->err, "cannot size '%s'", vs->in.file.name);
+	r.page_size = vs->in.page_size;
+	r.seconds = vs_now() - t;
+	n = mu->struct_size < sizeof(r) ? mu->struct_size : sizeof(r);
+	memcpy(mu, &r, n);
+	mu->struct_size = n;
+	return 0;
 }

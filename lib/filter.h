@@ -70,6 +70,13 @@ int vs_filter_chunk(const struct vs_filter *f, struct vs_reader *r,
 		    uint64_t start, uint64_t n, uint64_t *bits,
 		    struct vs_counts *cnt, struct vs_error *err);
 
+/* The filter's memory model and address translation, for -e
+ * (vmemmap.c); borrowed, valid while F lives. */
+struct vs_memmap;
+struct vs_arch;
+const struct vs_memmap *vs_filter_memmap(const struct vs_filter *f);
+const struct vs_arch *vs_filter_arch(const struct vs_filter *f);
+
 /* What vs_filter_new() itself found doubtful (unreadable mem_section
  * roots, damaged free lists), as text; "" if nothing.  Per-chunk doubts
  * are in struct vs_counts.  NULL F gives "". */

@@ -270,6 +270,16 @@ uint64_t vs_filter_max_pfn(const struct vs_filter *f)
 	return f && f->mm.nr ? f->mm.ranges[f->mm.nr - 1].end : 0;
 }
 
+const struct vs_memmap *vs_filter_memmap(const struct vs_filter *f)
+{
+	return &f->mm;
+}
+
+const struct vs_arch *vs_filter_arch(const struct vs_filter *f)
+{
+	return f->arch;
+}
+
 void vs_filter_free(struct vs_filter *f)
 {
 	if (!f)

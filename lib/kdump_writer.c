@@ -29,6 +29,7 @@
 #include "pipeline.h"
 #include "util.h"
 #include "vmcoreinfo.h"
+#include "vmemmap.h"
 #include "writer.h"
 
 #define DESC_BUF   2048u             /* descriptors buffered: 48 KiB */
@@ -94,6 +95,7 @@ struct kd_writer {
 	struct kd_out *outs;
 	unsigned nouts;
 	unsigned cur;                /* the output now being written */
+	struct vs_vmemmap *vm;       /* -e: runs of unused struct pages */
 };
 
 static uint64_t chunk_pfns(const struct kd_writer *w, uint64_t start,
@@ -104,19 +106,31 @@ static uint64_t chunk_pfns(const struct kd_writer *w, uint64_t start,
 	return vs_round_up(left < size ? left : size, 64);
 }
 
-static void plan_layout(struct kd_writer *w)
+static void layout_of(const struct vs_dump *d, struct kd_layout *l)
 {
-	const struct vs_input *in = w->d->in;
-	struct kd_layout *l = &w->lay;
+	const struct vs_input *in = d->in;
 
 	l->bs = in->page_size;
 	l->notes_off = l->bs + sizeof(struct kdump_sub_header);
 	l->sub_hdr_blocks = vs_div_round_up(sizeof(struct kdump_sub_header) +
 					    in->notes_size, l->bs);
-	l->bitmap_len = vs_round_up(vs_div_round_up(w->d->max_mapnr, 8), l->bs);
+	l->bitmap_len = vs_round_up(vs_div_round_up(d->max_mapnr, 8), l->bs);
 	l->bitmap1_off = (1 + l->sub_hdr_blocks) * l->bs;
 	l->bitmap2_off = l->bitmap1_off + l->bitmap_len;
 	l->desc_off = l->bitmap2_off + l->bitmap_len;
+}
+
+static void plan_layout(struct kd_writer *w)
+{
+	layout_of(w->d, &w->lay);
+}
+
+uint64_t vs_kdump_desc_off(const struct vs_dump *d)
+{
+	struct kd_layout l;
+
+	layout_of(d, &l);
+	return l.desc_off;
 }
 
 /* init_uts_ns.name, read through the dead kernel's own address
@@ -162,6 +176,8 @@ static void fill_header(struct kd_writer *w)
 			h->tv_sec = crashtime;
 	}
 	h->status = (d->codec ? d->codec->flag : 0) | KDUMP_INCOMPLETE;
+	if (w->vm)
+		h->status |= KDUMP_EXCLUDED_VMEMMAP;
 	h->block_size = (int32_t)w->lay.bs;
 	h->sub_hdr_size = (int32_t)w->lay.sub_hdr_blocks;
 	h->bitmap_blocks = (uint32_t)(2 * w->lay.bitmap_len / w->lay.bs);
@@ -289,6 +305,9 @@ static int select_consume(void *arg, uint64_t index, void *slot,
 		len = VS_SELECT_PFNS / 8;
 	if (w->split_hist)
 		count_splitblocks(w, index * VS_SELECT_PFNS, s->bits2);
+	if (w->vm)
+		vs_vmemmap_note(w->vm, index * VS_SELECT_PFNS, VS_SELECT_PFNS,
+				s->bits1, s->bits2);
 	w->d->present += vs_bits_count(s->bits1, VS_SELECT_PFNS / 64);
 	w->ndumpable += vs_bits_count(s->bits2, VS_SELECT_PFNS / 64);
 	/* From here on the words hold the file's bytes. */
@@ -350,6 +369,61 @@ static int run_select(struct kd_writer *w, struct vs_error *err)
 		ret = pad_bitmaps(w, njobs, err);
 	free(slots);
 	return ret;
+}
+
+/* --- -e: unused struct pages ------------------------------------------ */
+
+/* Clear pfns [PFN, PFN + N) from bitmap2 in every file (and in memory),
+ * taking them off the dumpable count and the split histogram. */
+static int clear_vmemmap_pages(void *arg, uint64_t pfn, uint64_t n,
+			       struct vs_error *err)
+{
+	struct kd_writer *w = arg;
+	uint64_t end = pfn + n < w->d->max_mapnr ? pfn + n : w->d->max_mapnr;
+	uint64_t off, len;
+	uint8_t buf[VS_SELECT_PFNS / 8];
+
+	if (pfn >= end)
+		return 0;
+	off = pfn / 8;
+	len = (end - 1) / 8 + 1 - off;
+	if (len > sizeof(buf))
+		return vs_err(err, "vmemmap range of %llu pages too long",
+			      (unsigned long long)n);
+	if (w->bitmap2_mem)
+		memcpy(buf, w->bitmap2_mem + off, len);
+	else if (vs_sink_read(w->outs[0].sink, buf, len,
+			      w->lay.bitmap2_off + off, err) < 0)
+		return -1;
+	for (uint64_t p = pfn; p < end; p++) {
+		uint8_t bit = (uint8_t)(1u << (p % 8));
+
+		if (!(buf[p / 8 - off] & bit))
+			continue;
+		buf[p / 8 - off] &= (uint8_t)~bit;
+		w->ndumpable--;
+		if (w->split_hist)
+			w->split_hist[p / w->d->split_pfns]--;
+	}
+	if (w->bitmap2_mem)
+		memcpy(w->bitmap2_mem + off, buf, len);
+	for (unsigned i = 0; i < w->nouts; i++)
+		if (vs_sink_write(w->outs[i].sink, buf, len,
+				  w->lay.bitmap2_off + off, err) < 0)
+			return -1;
+	return 0;
+}
+
+/* After selection, with every run known: leave the pages out. */
+static int exclude_vmemmap(struct kd_writer *w, struct vs_error *err)
+{
+	uint64_t before = w->ndumpable, nr;
+
+	if (vs_vmemmap_each(w->vm, &w->d->workers[0]->reader,
+			    clear_vmemmap_pages, w, &nr, err) < 0)
+		return vs_err_ctx(err, "cannot leave out unused struct pages");
+	w->d->vmemmap = before - w->ndumpable;
+	return 0;
 }
 
 /* --- copy phase -------------------------------------------------------- */
@@ -714,6 +788,8 @@ static int write_all(struct kd_writer *w, struct vs_error *err)
 	t = vs_now();
 	if (run_select(w, err) < 0)
 		return -1;
+	if (w->vm && exclude_vmemmap(w, err) < 0)
+		return -1;
 	w->d->select_seconds = vs_now() - t;
 	if (w->nouts > 1)
 		plan_split(w);
@@ -788,6 +864,10 @@ static int kdump_write(struct vs_dump *d, struct vs_error *err)
 			goto out;
 		}
 	}
+	if (d->opts->exclude_vmemmap &&
+	    vs_vmemmap_new(&w.vm, d->filter, d->in, d->max_mapnr,
+			   &d->workers[0]->reader, err) < 0)
+		goto out;
 	for (unsigned i = 0; i < d->nworkers; i++)
 		d->workers[i]->writer = &w;
 	ret = write_all(&w, err);
@@ -796,6 +876,7 @@ static int kdump_write(struct vs_dump *d, struct vs_error *err)
 	if (ret < 0)
 		d->incomplete = w.copying;
 out:
+	vs_vmemmap_free(w.vm);
 	free(w.split_hist);
 	free(w.bitmap2_mem);
 	free_outs(&w);

@@ -30,6 +30,7 @@
 #define VS_SELECT_PFNS (1u << 15)
 
 struct vs_worker;
+struct vs_estimate;
 
 struct vs_dump {
 	const struct vs_input *in;
@@ -50,6 +51,9 @@ struct vs_dump {
 	uint64_t no_data;                     /* present, no data in the file */
 	uint64_t zero;                        /* zero pages excluded */
 	uint64_t dumped;                      /* pages written with data */
+	uint64_t vmemmap;                     /* -e: struct pages left out */
+	struct vs_estimate *estimate;         /* --mem-usage: estimate.c runs
+						 instead of a writer */
 	uint64_t done;                        /* pfns handled, for progress */
 	int incomplete;                       /* cut short */
 	atomic_int *cancel;                   /* vmsift_cancel() was called */

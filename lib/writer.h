@@ -27,6 +27,10 @@ struct vs_writer_ops {
 extern const struct vs_writer_ops vs_kdump_writer;
 extern const struct vs_writer_ops vs_elf_writer;
 
+/* Where a kdump-compressed dump of D puts its page descriptors: the
+ * header, sub header, notes and both bitmaps come before (estimate.c). */
+uint64_t vs_kdump_desc_off(const struct vs_dump *d);
+
 /* The writer of FORMAT, or NULL. */
 const struct vs_writer_ops *vs_writer_get(enum vmsift_format format);
 

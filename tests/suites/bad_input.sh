@@ -81,7 +81,7 @@ run_test "flattened stream cut short: -R fails and marks the dump incomplete" t_
 # Unknown and unimplemented options are refused, never ignored.
 t_options() {
 	vmsift --no-such-option a b 2>&1 | grep -q "unknown option" || return 1
-	vmsift --mem-usage a 2>&1 | grep -q "not implemented" || return 1
+	vmsift --eppic x a 2>&1 | grep -q "not implemented" || return 1
 	vmsift -d 32 a b 2>&1 | grep -q "invalid dump level" || return 1
 	vmsift -E -c a b 2>&1 | grep -q "cannot be combined" || return 1
 }

@@ -10,9 +10,12 @@
  * One session dumps more than once, each time the same bytes; a dry run
  * writes nothing but counts what a dump would; vmsift_cancel() from the
  * progress callback ends the dump as a cancelled, incomplete one, and the
- * session dumps again afterwards.
+ * session dumps again afterwards; vmsift_mem_usage() counts as a -d 31
+ * dump does and honours a caller's shorter struct.
  */
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -184,6 +187,48 @@ static void test_cancel(const char *path)
 }
 
 /* A file that is not there: the open fails with a message naming it. */
+/* --mem-usage: the table's counts are a -d 31 dump's, a size estimate
+ * is near that dump's size, and a caller's shorter struct is honoured. */
+static void test_mem_usage(const char *path)
+{
+	struct vmsift_options o = { .struct_size = sizeof(o), .dump_level = 31,
+				    .codec = VMSIFT_CODEC_ZLIB, .threads = 2,
+				    .dry_run = 1 };
+	struct vmsift_mem_usage mu = { .struct_size = sizeof(mu) };
+	struct vmsift_mem_usage short_mu;
+	struct vmsift *vs = open_session(path);
+	struct vmsift_stats st;
+	int fd = new_output("mu");
+	uint64_t est = 0;
+
+	CHECK(dump(vs, &o, fd) == 0);
+	vmsift_get_stats(vs, &st);
+	CHECK(vmsift_mem_usage(vs, NULL, &mu) == 0);
+	CHECK_U64(mu.present, st.present);
+	CHECK_U64(mu.zero, st.zero);
+	CHECK_U64(mu.cache, st.cache);
+	CHECK_U64(mu.cache_private, st.cache_private);
+	CHECK_U64(mu.user, st.user);
+	CHECK_U64(mu.free, st.free);
+	CHECK(mu.nr_sizes == 8);
+	for (unsigned i = 0; i < mu.nr_sizes; i++)
+		if (mu.sizes[i].level == 31 && mu.sizes[i].codec == VMSIFT_CODEC_ZLIB)
+			est = mu.sizes[i].bytes;
+	CHECK(est * 10 >= st.bytes_written * 9 && est * 10 <= st.bytes_written * 11);
+	/* An older caller's struct ends before the sizes: they stay its own. */
+	memset(&short_mu, 0xab, sizeof(short_mu));
+	short_mu.struct_size = offsetof(struct vmsift_mem_usage, sizes);
+	CHECK(vmsift_mem_usage(vs, NULL, &short_mu) == 0);
+	CHECK_U64(short_mu.struct_size, offsetof(struct vmsift_mem_usage, sizes));
+	CHECK_U64(short_mu.free, mu.free);
+	CHECK(short_mu.nr_sizes == 0xabababab);
+	short_mu.struct_size = 0;
+	CHECK(vmsift_mem_usage(vs, NULL, &short_mu) < 0);
+	CHECK(vmsift_status(vs) == VMSIFT_E_INVALID);
+	close(fd);
+	vmsift_free(vs);
+}
+
 static void test_open_missing(void)
 {
 	struct vmsift *vs = vmsift_new();
@@ -205,6 +250,7 @@ int main(int argc, char **argv)
 	test_open_missing();
 	test_dump_twice(argv[1]);
 	test_dry_run(argv[1]);
+	test_mem_usage(argv[2]);
 	test_cancel(argv[2]);
 	return check_exit("api");
 }

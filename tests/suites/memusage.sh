@@ -1,0 +1,246 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/suites/memusage.sh - -e (leave out the struct pages of excluded
+# pages) and --mem-usage, on the real vmcores.  Sourced by tests/run.
+#
+# -e on x86_64: the bitmaps equal Debian's makedumpfile -e --work-dir, the
+# pages kept equal the input's, the header says DUMP_DH_EXCLUDED_VMEMMAP,
+# the output is the same at any thread count, flattened or split; crash
+# opens it when the -dbg vmlinux is in the cache (tests/harness/crash-check).
+# -e on the other carried vmcores (arm64 4K and 16K, ppc64le hash and
+# radix, riscv64, s390x; makedumpfile has no -e there):
+# tests/tools/vmemmap_check.py checks, with drgn, libkdumpfile or its own
+# walk, that every page left out holds only struct pages of pfns the plain
+# dump leaves out.
+
+mu_dir=$work/memusage
+mkdir -p "$mu_dir" "$work/ref"
+
+# mu_raw PATH.zst: the vmcore decompressed once (path on stdout); one
+# another suite already unpacked under $work is reused.
+mu_raw() {
+	local z=$1 name d
+	name=$(basename "${z%.zst}")
+	for d in "$work" "$work/arm64" "$work/ppc64le" "$work/riscv64" "$work/s390x"; do
+		if [ -f "$d/$name" ] && ! [ "$z" -nt "$d/$name" ]; then
+			echo "$d/$name"
+			return 0
+		fi
+	done
+	zstd -q -d --long=31 -f -o "$mu_dir/$name.tmp" "$z" || return 1
+	mv "$mu_dir/$name.tmp" "$mu_dir/$name"
+	echo "$mu_dir/$name"
+}
+
+# mu_ref_e LEVEL INPUT: makedumpfile -e's dump of INPUT, cached.
+mu_ref_e() {
+	local level=$1 in=$2 ref
+	ref=$work/ref/$(basename "$in").ref-d$level-e
+	if [ ! -f "$ref" ]; then
+		rm -f "$ref.tmp"
+		makedumpfile -l -d "$level" -e --work-dir "$mu_dir" \
+			"$(makedumpfile_input "$in")" "$ref.tmp" >/dev/null 2>&1 || return 1
+		mv "$ref.tmp" "$ref"
+	fi
+	echo "$ref"
+}
+
+# mu_has_flag DUMP: the kdump header's status has DUMP_DH_EXCLUDED_VMEMMAP.
+mu_has_flag() {
+	local st
+	st=$($check header "$1" | sed -n 's/^status=//p')
+	[ -n "$st" ] && (( st & 0x10 ))
+}
+
+# t_vmemmap_mdf INPUT LEVEL: -e decides as makedumpfile -e does.
+t_vmemmap_mdf() {
+	local in=$1 level=$2 out=$mu_dir/e.kd ref
+	rm -f "$out"
+	vmsift -l -d "$level" -e --message-level 0 "$in" "$out" || return 1
+	ref=$(mu_ref_e "$level" "$in") || { echo "makedumpfile -e failed"; return 1; }
+	mu_has_flag "$out" || { echo "no DUMP_DH_EXCLUDED_VMEMMAP in the header"; return 1; }
+	$check bitmaps "$out" "$ref" "$in" && $check pages "$in" "$out"
+}
+
+# t_vmemmap_same INPUT: -e gives the same file at 1, 2 and 8 threads,
+# through -F | -R, and as a split set reassembled.
+t_vmemmap_same() {
+	local in=$1 b=$mu_dir/same n
+	rm -f "$b".*
+	for n in 1 2 8; do
+		vmsift -z -d 31 -e --num-threads $n --message-level 0 "$in" "$b.$n" || return 1
+	done
+	vmsift -F -z -d 31 -e --message-level 0 "$in" | vmsift -R "$b.flat" || return 1
+	vmsift --split -z -d 31 -e --message-level 0 "$in" "$b.s1" "$b.s2" "$b.s3" || return 1
+	vmsift --reassemble --message-level 0 "$b.s1" "$b.s2" "$b.s3" "$b.re" || return 1
+	cmp "$b.1" "$b.2" && cmp "$b.1" "$b.8" && cmp "$b.1" "$b.flat" && cmp "$b.1" "$b.re"
+}
+
+# t_vmemmap_arch INPUT: -e leaves out only pages of struct pages of
+# excluded pages (independent check), and every page kept is the input's.
+t_vmemmap_arch() {
+	local in=$1 b=$mu_dir/arch
+	rm -f "$b".*
+	vmsift -l -d 31 --message-level 0 "$in" "$b.plain" || return 1
+	vmsift -l -d 31 -e --message-level 0 "$in" "$b.e" || return 1
+	$PY "$top/tests/tools/vmemmap_check.py" "$in" "$b.plain" "$b.e" &&
+		$check pages "$in" "$b.e"
+}
+
+# t_vmemmap_crash INPUT: crash opens an -e dump (and calls it one).
+t_vmemmap_crash() {
+	local in=$1 out=$mu_dir/crash.kd
+	rm -f "$out"
+	vmsift -l -d 31 -e --message-level 0 "$in" "$out" || return 1
+	KERNEL_VERSION=$($check header "$out" | sed -n 's/^release=//p') \
+		"$top/tests/harness/crash-check" "$out" || return 1
+	grep -q 'EXCLUDED VMEMMAP' "$out.crash.log" ||
+		{ echo "crash did not see an -e dump"; return 1; }
+}
+
+# t_vmemmap_refused INPUT: -e with ELF output is refused, with a message.
+t_vmemmap_refused() {
+	local in=$1 msg
+	if msg=$(vmsift -E -e -d 31 "$in" "$mu_dir/refused.elf" 2>&1); then
+		echo "-E -e was accepted"
+		return 1
+	fi
+	echo "$msg"
+	[[ $msg == *"-e"*"kdump-compressed"* ]] && [ ! -s "$mu_dir/refused.elf" ]
+}
+
+for in in "${vmcores[@]}"; do
+	name=$(basename "$in" .vmcore)
+	for level in 1 31; do
+		run_test "vmemmap: $name -e -d $level equals makedumpfile -e" \
+			t_vmemmap_mdf "$in" "$level"
+	done
+done
+if [ ${#vmcores[@]} -gt 0 ]; then
+	run_test "vmemmap: -e same at 1/2/8 threads, flattened, split" \
+		t_vmemmap_same "${vmcores[0]}"
+	run_test "vmemmap: -e with -E refused" t_vmemmap_refused "${vmcores[0]}"
+	# crash needs the 860 MB -dbg package: only when it is cached.
+	mu_cache=${VMSIFT_CACHE:-$top/tests/work/cache}
+	if ls "$mu_cache"/debs/linux-image-6.1.0-57-amd64-dbg_*.deb >/dev/null 2>&1 ||
+	   [ -f "$mu_cache/dbg-6.1.0-57-amd64/vmlinux-6.1.0-57-amd64" ]; then
+		run_test "vmemmap: crash opens an -e dump" t_vmemmap_crash "${vmcores[0]}"
+	else
+		log "# skipped: crash on an -e dump (linux-image-6.1.0-57-amd64-dbg not cached)"
+	fi
+fi
+for z in "$top"/tests/data/{arm64,ppc64le,riscv64,s390x}/*.vmcore.zst; do
+	[ -f "$z" ] || continue
+	name=$(basename "$z" .vmcore.zst)
+	run_test "vmemmap: $name -e leaves out only unused struct pages" \
+		eval 't_vmemmap_arch "$(mu_raw "$z")"'
+done
+
+# --mem-usage's table: each row makedumpfile's -d 31 report counts
+# (makedumpfile refuses --mem-usage on a vmcore, its dump's report is the
+# same decisions): the page types exactly, the zero pages up to the
+# pages only partly covered by a PT_LOAD (vmsift keeps and tests them);
+# KERN_DATA is what remains of the pages vmsift's bitmap1 holds.
+mu_report() {
+	local in=$1 rep
+	rep=$work/ref/$(basename "$in").report-d31
+	if [ ! -f "$rep" ]; then
+		rm -f "$rep.kd"
+		makedumpfile -l -d 31 --message-level 16 "$(makedumpfile_input "$in")" \
+			"$rep.kd" > "$rep.tmp" 2>&1 || return 1
+		rm -f "$rep.kd"
+		mv "$rep.tmp" "$rep"
+	fi
+	echo "$rep"
+}
+t_usage_table() {
+	local in=$1 out=$mu_dir/usage rep row mine theirs partial
+	vmsift --mem-usage "$in" > "$out" || return 1
+	rep=$(mu_report "$in") || { echo "makedumpfile failed"; return 1; }
+	cat "$out"
+	partial=$($PY -c "import sys; sys.path.insert(0, '$top/tests/harness')
+from elfcore import partial_pfns, pt_loads
+print(len(partial_pfns(pt_loads('$in'))))")
+	for row in "ZERO:Pages filled with zero" "NON_PRI_CACHE:Non-private cache pages" \
+		   "PRI_CACHE:Private cache pages" "USER:User process data pages" \
+		   "FREE:Free pages"; do
+		mine=$(awk -v t="${row%%:*}" '$1 == t { print $2 }' "$out")
+		theirs=$(( $(sed -n "s/^ *${row#*:} *: *//p" "$rep") ))
+		if [ "${row%%:*}" = ZERO ]; then
+			(( mine >= theirs && mine <= theirs + partial )) && continue
+		else
+			[ "$mine" = "$theirs" ] && continue
+		fi
+		echo "${row%%:*}: $mine, makedumpfile's report: $theirs"
+		return 1
+	done
+	mine=$(awk '$1 == "KERN_DATA" { print $2 }' "$out")
+	theirs=$(awk '/^TYPE/ { on = 1; next } on && NF >= 3 && $1 != "KERN_DATA" &&
+		$1 ~ /^[A-Z_]+$/ { s += $2 } /^Total pages on system/ { t = $5 }
+		END { print t - s }' "$out")
+	[ "$mine" = "$theirs" ] || { echo "KERN_DATA $mine is not the rest, $theirs"; return 1; }
+}
+
+# --mem-usage's DUMP_SIZE lines: within 10% of the size of the real dump,
+# at levels 1 and 31, with each codec.
+t_usage_sizes() {
+	local in=$1 out=$mu_dir/sizes l c est real bad=0
+	vmsift --mem-usage "$in" > "$out" || return 1
+	for l in 1 31; do
+		for c in zlib:-c lzo:-l snappy:-p zstd:-z; do
+			rm -f "$mu_dir/size.kd"
+			vmsift "${c#*:}" -d $l --message-level 0 "$in" "$mu_dir/size.kd" || return 1
+			real=$(stat -c %s "$mu_dir/size.kd")
+			est=$(sed -n "s/^DUMP_SIZE level=$l codec=${c%%:*} bytes=\([0-9]*\)$/\1/p" "$out")
+			[ -n "$est" ] || { echo "no DUMP_SIZE line for level $l ${c%%:*}"; return 1; }
+			echo "level $l ${c%%:*}: estimated $est, dump $real"
+			(( est * 10 >= real * 9 && est * 10 <= real * 11 )) || bad=1
+		done
+	done
+	[ $bad = 0 ]
+}
+
+for in in "${vmcores[@]}"; do
+	name=$(basename "$in" .vmcore)
+	run_test "mem-usage: $name table equals makedumpfile's report" t_usage_table "$in"
+	run_test "mem-usage: $name DUMP_SIZE within 10% of the dumps" t_usage_sizes "$in"
+done
+for z in "$top"/tests/data/{arm64,ppc64le,riscv64,s390x}/*.vmcore.zst; do
+	[ -f "$z" ] || continue
+	name=$(basename "$z" .vmcore.zst)
+	run_test "mem-usage: $name DUMP_SIZE within 10% of the dumps" \
+		eval 't_usage_sizes "$(mu_raw "$z")"'
+done
+
+# Bad input: no VMCOREINFO refuses -e and --mem-usage, naming what is
+# missing, and leaves no file; every broken vmcore of mkbad.py gives
+# --mem-usage and -e an exit status of 0 or 1, never a crash or a hang;
+# damaged page tables (the translation of struct pages fails) keep the
+# pages -e cannot place, and the dump is still right.
+t_usage_bad() {
+	local d=$mu_dir/bad f msg rc
+	rm -rf "$d" && mkdir -p "$d"
+	$PY "$top/tests/tools/mkbad.py" "$d" >/dev/null || return 1
+	msg=$(vmsift -e -d 1 "$d/no-vmcoreinfo.vmcore" "$d/out" 2>&1) && return 1
+	[[ $msg == *"(-e) needs VMCOREINFO"* ]] && [ ! -e "$d/out" ] ||
+		{ echo "-e without VMCOREINFO: $msg"; return 1; }
+	msg=$(vmsift --mem-usage "$d/no-vmcoreinfo.vmcore" 2>&1) && return 1
+	[[ $msg == *"needs VMCOREINFO"* ]] || { echo "--mem-usage: $msg"; return 1; }
+	for f in "$d"/*.vmcore; do
+		rc=0
+		timeout 60 vmsift --mem-usage "$f" >/dev/null 2>&1 || rc=$?
+		[ $rc -le 1 ] || { echo "--mem-usage $(basename "$f"): exit $rc"; return 1; }
+		rc=0
+		rm -f "$d/out"
+		timeout 60 vmsift -e -d 31 "$f" "$d/out" >/dev/null 2>&1 || rc=$?
+		[ $rc -le 1 ] || { echo "-e $(basename "$f"): exit $rc"; return 1; }
+	done
+}
+t_vmemmap_damaged() {
+	local v=$mu_dir/cpte.vmcore
+	$PY "$top/tests/gen/mkvmcore.py" "$top/tests/gen/specs/corrupt-pte.spec" "$v" >/dev/null || return 1
+	rm -f "$v.e"
+	vmsift -l -d 31 -e --message-level 0 "$v" "$v.e" || return 1
+	mu_has_flag "$v.e" && $check pages "$v" "$v.e"
+}
+run_test "mem-usage, -e: bad input refused or survived, never a crash" t_usage_bad
+run_test "vmemmap: -e with damaged page tables keeps what it cannot place" t_vmemmap_damaged
