@@ -67,6 +67,9 @@ int cli_rebuild(struct cli *c);
 int cli_reassemble(struct cli *c);
 int cli_split(struct cli *c);
 int cli_dump_dmesg(struct cli *c);
+/* A first word mount, umount or cat (subcmd.c): run it, its exit status
+ * into *STATUS, and return 1; else 0. */
+int cli_subcommand(int argc, char **argv, int *status);
 /* Create PATH for output: 0600, never over an existing file or through a
  * symlink unless -f; prints the error and returns -1 on failure. */
 int open_output(const struct cli *c, const char *path, int *created);

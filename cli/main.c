@@ -56,6 +56,9 @@ static void usage(FILE *f)
 "       vmsift --split [options] VMCORE DUMPFILE1 DUMPFILE2 [...]\n"
 "       vmsift --reassemble DUMPFILE1 DUMPFILE2 [...] DUMPFILE\n"
 "       vmsift --dump-dmesg [--partial-dmesg] [-f] VMCORE LOGFILE\n"
+"       vmsift mount [options] DUMP... MOUNTPOINT   (vmsift mount -h)\n"
+"       vmsift umount MOUNTPOINT\n"
+"       vmsift cat --phys ADDR[+LEN]|--pfn PFN|--virt KADDR[+LEN] DUMP...\n"
 "\n"
 "Save a Linux crash dump (makedumpfile's command line).\n"
 "\n"
@@ -211,7 +214,10 @@ static int parse_args(struct cli *c, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	struct cli c = { .message_level = ML_DEFAULT };
+	int status;
 
+	if (cli_subcommand(argc, argv, &status))
+		return status;
 	vmsift_options_init(&c.opts);
 	if (parse_args(&c, argc, argv) < 0) {
 		fprintf(stderr, "Try 'vmsift -h' for help.\n");
