@@ -107,7 +107,8 @@ static int build_head(struct vmsift_elfview *v)
 	if (has_sh)
 		memcpy(v->head + sizeof(Elf64_Ehdr) + p->phnum * sizeof(*ph),
 		       &sh, sizeof(sh));
-	memcpy(v->head + p->notes_off, in->notes, in->notes_size);
+	if (in->notes_size)
+		memcpy(v->head + p->notes_off, in->notes, in->notes_size);
 	return 0;
 }
 
