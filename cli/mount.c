@@ -34,7 +34,7 @@ int cmd_mount(int argc, char **argv)
 
 #else
 
-#define FUSE_USE_VERSION 31
+#define FUSE_USE_VERSION 312  /* 3.12: fuse_loop_cfg_*; Debian 12 has 3.14 */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -317,7 +317,17 @@ static int m_read(const char *path, char *buf, size_t len, off_t off,
 	return t ? read_text(t->text, t->len, buf, len, off) : -ENOENT;
 }
 
+/* Sequential readers get long reads ahead, which FUSE's threads serve at
+ * once; the kernel keeps what was read (the files never change). */
+static void *m_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
+{
+	conn->max_readahead = 4u << 20;
+	cfg->kernel_cache = 1;
+	return fuse_get_context()->private_data;
+}
+
 static const struct fuse_operations mount_ops = {
+	.init = m_init,
 	.getattr = m_getattr,
 	.readdir = m_readdir,
 	.open = m_open,
@@ -415,24 +425,63 @@ static void mnt_free(struct mnt *m)
 		fclose(m->log);
 }
 
-/* FUSE's own command line: the mount point, read-only, named. */
-static int run_fuse(struct mnt *m, const char *prog)
+/* FUSE's options: read-only, named after the dump, and the user's. */
+static int fuse_args_of(struct mnt *m, struct fuse_args *args)
 {
-	struct fuse_args args = FUSE_ARGS_INIT(0, NULL);
 	char opts[1024];
-	int ret = -1;
 
 	snprintf(opts, sizeof(opts), "ro,fsname=vmsift:%s,subtype=vmsift%s%s",
 		 m->in.paths[0], m->fuse_opts ? "," : "",
 		 m->fuse_opts ? m->fuse_opts : "");
-	if (fuse_opt_add_arg(&args, prog) == 0 &&
-	    fuse_opt_add_arg(&args, "-o") == 0 &&
-	    fuse_opt_add_arg(&args, opts) == 0 &&
-	    (!m->foreground || fuse_opt_add_arg(&args, "-f") == 0) &&
-	    fuse_opt_add_arg(&args, m->mountpoint) == 0)
-		ret = fuse_main(args.argc, args.argv, &mount_ops, m) ? -1 : 0;
-	else
-		cli_error("out of memory");
+	if (fuse_opt_add_arg(args, "vmsift") < 0 ||
+	    fuse_opt_add_arg(args, "-o") < 0 || fuse_opt_add_arg(args, opts) < 0)
+		return cli_error("out of memory");
+	return 0;
+}
+
+/* Serve until unmounted: FUSE's threads, at most one per reader. */
+static int serve(struct mnt *m, struct fuse *f)
+{
+	struct fuse_loop_config *cfg = fuse_loop_cfg_create();
+	int ret;
+
+	if (!cfg)
+		return cli_error("out of memory");
+	fuse_loop_cfg_set_max_threads(cfg, m->threads);
+	fuse_loop_cfg_set_idle_threads(cfg, m->threads);
+	ret = fuse_loop_mt(f, cfg);
+	fuse_loop_cfg_destroy(cfg);
+	return ret == 0 ? 0 : -1;
+}
+
+/* Mount, go to the background unless -f (the command returns once the
+ * mount is there), serve, and unmount on a signal or fusermount3 -u. */
+static int run_fuse(struct mnt *m)
+{
+	struct fuse_args args = FUSE_ARGS_INIT(0, NULL);
+	struct fuse *f = NULL;
+	int ret = -1;
+
+	if (fuse_args_of(m, &args) < 0)
+		goto out;
+	f = fuse_new(&args, &mount_ops, sizeof(mount_ops), m);
+	if (!f) {
+		cli_error("cannot set up FUSE for '%s'", m->mountpoint);
+		goto out;
+	}
+	if (fuse_mount(f, m->mountpoint) != 0) {
+		cli_error("cannot mount on '%s'", m->mountpoint);
+		goto out;
+	}
+	if (fuse_daemonize(m->foreground) == 0 &&
+	    fuse_set_signal_handlers(fuse_get_session(f)) == 0) {
+		ret = serve(m, f);
+		fuse_remove_signal_handlers(fuse_get_session(f));
+	}
+	fuse_unmount(f);
+out:
+	if (f)
+		fuse_destroy(f);
 	fuse_opt_free_args(&args);
 	return ret;
 }
@@ -461,7 +510,7 @@ int cmd_mount(int argc, char **argv)
 		goto out;
 	if (!m.foreground)
 		openlog("vmsift", LOG_PID, LOG_DAEMON);
-	ret = run_fuse(&m, "vmsift");
+	ret = run_fuse(&m);
 out:
 	mnt_free(&m);
 	return ret;

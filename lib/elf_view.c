@@ -24,6 +24,7 @@
 
 #include "bitops.h"
 #include "elf_plan.h"
+#include "filter.h"
 #include "read_int.h"
 #include "util.h"
 
@@ -112,6 +113,22 @@ static int build_head(struct vmsift_elfview *v)
 	return 0;
 }
 
+/* The pfns a dump of IN spans, as vmsift_dump() finds it: up to the last
+ * memory section with struct pages, where VMCOREINFO tells (memory past
+ * it, a device's, is left out of -E's file too). */
+static uint64_t dump_span(const struct vs_input *in)
+{
+	struct vs_filter *f = NULL;
+	struct vs_error scratch;
+	uint64_t n = in->max_mapnr;
+
+	if (vs_filter_new(&f, in, 0, &scratch) == 0 && vs_filter_max_pfn(f) &&
+	    vs_filter_max_pfn(f) < n)
+		n = vs_filter_max_pfn(f);
+	vs_filter_free(f);
+	return n;
+}
+
 static int plan_view(struct vmsift_elfview *v)
 {
 	const struct vs_input *in = vs_df_input(v->df);
@@ -130,7 +147,7 @@ static int plan_view(struct vmsift_elfview *v)
 		goto out;
 	v->dumped = vs_bits_count(bits, words);
 	ret = vs_elf_plan_make(&v->plan, in, loads, nloads, bits,
-			       in->max_mapnr, vs_df_err(v->df));
+			       dump_span(in), vs_df_err(v->df));
 out:
 	free(loads);
 	free(bits);
