@@ -219,7 +219,8 @@ static int read_part(struct vmsift_reader *rd, uint64_t paddr, uint8_t *buf,
 		     size_t len, uint64_t off)
 {
 	const struct vs_input *in = vs_df_input(vs_reader_df(rd));
-	uint64_t pfn = paddr >> in->page_shift, in_page = paddr & (in->page_size - 1);
+	uint64_t pfn = paddr >> in->page_shift;
+	uint64_t in_page = paddr & (in->page_size - 1);
 	uint8_t *page = len == in->page_size ? buf : vs_reader_bounce(rd);
 	enum vmsift_page state;
 
