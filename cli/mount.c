@@ -70,8 +70,9 @@ struct mnt {
 	struct vmsift_dumpfile *df;
 	struct vmsift_elfview *view;
 	struct timespec time;        /* of the mount: every file's times */
-	pthread_mutex_t lock;        /* the pool and the lazy texts */
+	pthread_mutex_t lock;        /* the pool */
 	pthread_cond_t freed;
+	pthread_mutex_t lazy_lock;   /* dmesg and info, made once */
 	struct vmsift_reader **pool;
 	unsigned nfree;
 	struct lazy_text dmesg, info;
@@ -184,7 +185,7 @@ static struct lazy_text *lazy(struct mnt *m, const char *name)
 {
 	struct lazy_text *t = !strcmp(name, "dmesg") ? &m->dmesg : &m->info;
 
-	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&m->lazy_lock);
 	if (!t->made) {
 		if (t == &m->dmesg)
 			make_dmesg(m, t);
@@ -192,7 +193,7 @@ static struct lazy_text *lazy(struct mnt *m, const char *name)
 			make_info(m, t);
 		t->made = 1;
 	}
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&m->lazy_lock);
 	return t->text ? t : NULL;
 }
 
@@ -492,6 +493,7 @@ int cmd_mount(int argc, char **argv)
 		.in = { .cache_bytes = 64u << 20 },
 		.lock = PTHREAD_MUTEX_INITIALIZER,
 		.freed = PTHREAD_COND_INITIALIZER,
+		.lazy_lock = PTHREAD_MUTEX_INITIALIZER,
 	};
 	int ret = -1;
 
