@@ -186,6 +186,23 @@ t_mount_crash() {
 	diff "$ref" <(crash_run "$d/vmcore")
 }
 
+# t_mount_arm64: a zstd kdump of the carried arm64 vmcore (decompressed
+# where arm64_real.sh puts it), mounted: its vmcore has a kernel-image
+# load and the linear map's vaddrs, so drgn, with no debug info, reads
+# init_uts_ns through the page tables at a kernel-image address, as
+# libkdumpfile does (uts_release.py).
+t_mount_arm64() {
+	local z=$top/tests/data/arm64/kdump-arm64-384M.vmcore.zst
+	local raw=$work/arm64/kdump-arm64-384M.vmcore d=$work/out/mnt
+	if [ ! -f "$raw" ] || [ "$z" -nt "$raw" ]; then
+		mkdir -p "$work/arm64"
+		zstd -q -d --long=31 -f -o "$raw.tmp" "$z" && mv "$raw.tmp" "$raw" || return 1
+	fi
+	vmsift -z -d 31 --message-level 0 "$raw" "$d.dump" || return 1
+	mnt_up "$d" "$d.dump" || return 1
+	$PY "$top/tests/tools/uts_release.py" "$d/vmcore" --arch aarch64 --drgn
+}
+
 # The carried vmcore (listed first) gets every test; the fixtures, when
 # present, the zstd kdump and the ELF ones.  Without FUSE (no /dev/fuse,
 # no fusermount3: a container) only vmsift cat runs, and the log says so.
@@ -215,6 +232,8 @@ for in in "${vmcores_mount[@]}"; do
 		run_test "mount $name split set missing a part: refused, gap named" t_mount_missing_part "$in"
 		run_test "mount $name reader killed mid-read: mount serves on" t_mount_killed_reader "$in"
 		run_test "cat $name --pfn --phys --virt --zeros" t_cat "$in"
+		[ -f "$top/tests/data/arm64/kdump-arm64-384M.vmcore.zst" ] &&
+			run_test "mount kdump-arm64-384M kdump zstd: drgn and libkdumpfile read init_uts_ns" t_mount_arm64
 		vmlinux=$(dbg_vmlinux "$in")
 		if [ -n "$vmlinux" ]; then
 			run_test "mount $name: drgn reads the kernel and its tasks" t_mount_drgn "$in" "$vmlinux"
