@@ -49,8 +49,16 @@ lib/libvmsift.so: $(LIB_OBJ) lib/libvmsift.map $(STAMP) build/objs.flags
 %.o: %.c $(HDRS) $(STAMP)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
+# vmsift mount (cli/mount.c) links libfuse3 dynamically when pkg-config
+# finds it; without it, and in the static builds, mount says it is absent.
+FUSE_CFLAGS := $(shell pkg-config --cflags fuse3 2>/dev/null)
+FUSE_LIBS   := $(shell pkg-config --libs fuse3 2>/dev/null)
+ifneq ($(FUSE_LIBS),)
+cli/mount.o: CFLAGS += -DVMSIFT_FUSE=1 $(FUSE_CFLAGS)
+endif
+
 vmsift: $(CLI_OBJ) lib/libvmsift.a $(STAMP)
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) lib/libvmsift.a $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) lib/libvmsift.a $(LDFLAGS) $(LDLIBS) $(FUSE_LIBS)
 
 # vmsift-static.ARCH (aarch64, ppc64le, s390x, riscv64): the same, cross-
 # compiled with Debian's ARCH-linux-gnu-gcc (powerpc64le-linux-gnu-gcc for

@@ -87,6 +87,9 @@ int cli_open_input(struct vmsift *vs, struct cli *c);
 int cli_exit_status(const struct cli *c, int status);
 int cli_gen_vmcoreinfo(struct cli *c);
 int cli_mem_usage(struct cli *c);
+/* A first word mount, umount or cat (subcmd.c): run it, its exit status
+ * into *STATUS, and return 1; else 0. */
+int cli_subcommand(int argc, char **argv, int *status);
 /* Create PATH for output: 0600, never over an existing file or through a
  * symlink unless -f; prints the error and returns -1 on failure. */
 int open_output(const struct cli *c, const char *path, int *created);

@@ -62,6 +62,9 @@ static void usage(FILE *f)
 "       vmsift --dump-dmesg [--partial-dmesg] [-f] VMCORE LOGFILE\n"
 "       vmsift -g VMCOREINFO -x VMLINUX\n"
 "       vmsift --mem-usage VMCORE\n"
+"       vmsift mount [options] DUMP... MOUNTPOINT   (vmsift mount -h)\n"
+"       vmsift umount MOUNTPOINT\n"
+"       vmsift cat --phys ADDR[+LEN]|--pfn PFN|--virt KADDR[+LEN] DUMP...\n"
 "\n"
 "Save a Linux crash dump (makedumpfile's command line).\n"
 "\n"
@@ -255,7 +258,10 @@ int main(int argc, char **argv)
 {
 	struct cli c = { .message_level = ML_DEFAULT };
 	int ret;
+	int status;
 
+	if (cli_subcommand(argc, argv, &status))
+		return status;
 	vmsift_options_init(&c.opts);
 	if (parse_args(&c, argc, argv) < 0) {
 		fprintf(stderr, "Try 'vmsift -h' for help.\n");

@@ -416,6 +416,41 @@ VMSIFT_API int vmsift_read_phys(struct vmsift_reader *r, uint64_t paddr,
 VMSIFT_API int vmsift_read_kvirt(struct vmsift_reader *r, uint64_t vaddr,
 				 void *buf, size_t len);
 
+/*
+ * An ELF view of a dump: the ELF core file vmsift -E would write of it
+ * (the same program headers, offsets and bytes), never written anywhere,
+ * its bytes made on demand from the dump's pages (excluded pages read as
+ * zeros).  Made once (it reads the dump's bitmap, one bit a page), then
+ * read from any number of threads, each with its own reader of the same
+ * dumpfile.  A dump that kept no virtual addresses (kdump-compressed)
+ * gets the direct map's where the architecture knows it (x86_64), else
+ * 0.  It borrows DF, which must outlive it.  Failures of _new are DF's
+ * (vmsift_dumpfile_error), of _read R's.
+ */
+struct vmsift_elfview;
+
+VMSIFT_API int vmsift_elfview_new(struct vmsift_dumpfile *df,
+				  struct vmsift_elfview **out);
+/* NULL is a no-op. */
+VMSIFT_API void vmsift_elfview_free(struct vmsift_elfview *v);
+/* The size of the ELF file, in bytes. */
+VMSIFT_API uint64_t vmsift_elfview_size(const struct vmsift_elfview *v);
+/* Pages with data in the dump. */
+VMSIFT_API uint64_t vmsift_elfview_dumped(const struct vmsift_elfview *v);
+/* LEN bytes at file offset OFF into BUF; *GOT = how many (fewer at the
+ * end of the file).  Fails (BAD_INPUT, IO) naming the pfn, the physical
+ * address and the offset when a page cannot be read. */
+VMSIFT_API int vmsift_elfview_read(struct vmsift_reader *r,
+				   const struct vmsift_elfview *v,
+				   uint64_t off, void *buf, size_t len,
+				   size_t *got);
+
+/* What vmsift knows of DF as text, "key: value" a line (file, format,
+ * split_parts, codec, dump_level, machine, kernel, cpus, page counts),
+ * malloc'ed into *TEXT for the caller to free. */
+VMSIFT_API int vmsift_dumpfile_describe(struct vmsift_dumpfile *df,
+					char **text);
+
 /* The name of a codec ("zlib", "lzo", "snappy", "zstd", "none"). */
 VMSIFT_API const char *vmsift_codec_name(enum vmsift_codec codec);
 

@@ -122,6 +122,18 @@ const struct vs_machine *vs_arch_machine(const struct vs_arch *a)
 	return &a->m;
 }
 
+int vs_arch_linear_base(const struct vs_arch *a, uint64_t *vaddr)
+{
+	return a && a->ops->linear_base && a->ops->linear_base(a->ctx, vaddr);
+}
+
+int vs_arch_kernel_image(const struct vs_arch *a, uint64_t *vaddr,
+			 uint64_t *paddr, uint64_t *max_len)
+{
+	return a && a->ops->kernel_image &&
+	       a->ops->kernel_image(a->ctx, vaddr, paddr, max_len);
+}
+
 int vs_vtop(const struct vs_arch *a, struct vs_reader *r, uint64_t vaddr,
 	    uint64_t *paddr, uint64_t *span, struct vs_error *err)
 {

@@ -49,6 +49,15 @@ struct vs_arch_ops {
 	int (*vtop)(const void *ctx, struct vs_reader *r, uint64_t vaddr,
 		    uint64_t *paddr, uint64_t *span, struct vs_error *err);
 	void (*fini)(void *ctx);
+	/* Optional: the kernel virtual address of physical 0 in the direct
+	 * (linear) map, 1 when known (for the vaddrs of an ELF view of a
+	 * dump that kept none: elf_view.c). */
+	int (*linear_base)(const void *ctx, uint64_t *vaddr);
+	/* Optional: where the kernel image is mapped (its first virtual
+	 * and physical address, and how far the mapping may reach), 1 when
+	 * known: the kernel-text PT_LOAD of that ELF view. */
+	int (*kernel_image)(const void *ctx, uint64_t *vaddr, uint64_t *paddr,
+			    uint64_t *max_len);
 };
 
 extern const struct vs_arch_ops vs_arch_x86_64;
@@ -78,6 +87,13 @@ const struct vs_arch_ops *vs_arch_ops_of(const struct vs_arch *a);
 
 /* The dumped machine's page size, byte order and pointer width. */
 const struct vs_machine *vs_arch_machine(const struct vs_arch *a);
+
+/* The direct map's base (vs_arch_ops.linear_base): 1 when known. */
+int vs_arch_linear_base(const struct vs_arch *a, uint64_t *vaddr);
+
+/* The kernel image's mapping (vs_arch_ops.kernel_image): 1 when known. */
+int vs_arch_kernel_image(const struct vs_arch *a, uint64_t *vaddr,
+			 uint64_t *paddr, uint64_t *max_len);
 
 /* Kernel virtual VADDR to physical; *SPAN as in vs_arch_ops.vtop (may be
  * NULL).  Fails, naming the address and the level, on a non-present or

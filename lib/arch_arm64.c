@@ -54,6 +54,7 @@ struct arm64_ctx {
 	uint64_t lin_start, lin_end; /* the linear map, [start, end) */
 	uint64_t phys_offset;
 	uint64_t pgd;                /* physical address of swapper_pg_dir */
+	uint64_t stext, voff;        /* SYMBOL(_stext), kimage_voffset; 0: unknown */
 	enum oa_layout oa;
 	struct vs_machine m;         /* page-table entries' byte order */
 };
@@ -215,6 +216,37 @@ static int find_pgd(struct arm64_ctx *c, const struct vs_vmcoreinfo *vi,
 	return 0;
 }
 
+/* Where the kernel image is, for an ELF view (vs_arch_ops.kernel_image). */
+static void find_image(struct arm64_ctx *c, const struct vs_vmcoreinfo *vi)
+{
+	if (!vs_vi_symbol(vi, "_stext", &c->stext) ||
+	    !vs_vi_unsigned(vi, "kimage_voffset", &c->voff) || is_linear(c, c->stext))
+		c->stext = c->voff = 0;
+}
+
+static int arm64_linear_base(const void *ctx, uint64_t *vaddr)
+{
+	const struct arm64_ctx *c = ctx;
+
+	*vaddr = c->lin_start - c->phys_offset;  /* wraps: vaddr = base + paddr */
+	return 1;
+}
+
+/* The image from _stext on, at most 512 MiB (the caller also stops at the
+ * end of the RAM range that holds it). */
+static int arm64_kernel_image(const void *ctx, uint64_t *vaddr,
+			      uint64_t *paddr, uint64_t *max_len)
+{
+	const struct arm64_ctx *c = ctx;
+
+	if (!c->stext)
+		return 0;
+	*vaddr = c->stext;
+	*paddr = c->stext - c->voff;
+	*max_len = 512u << 20;
+	return 1;
+}
+
 /* The output address in descriptor D. */
 static uint64_t desc_addr(const struct arm64_ctx *c, uint64_t d)
 {
@@ -331,6 +363,7 @@ static int setup(void *ctx, const struct vs_input *in, struct vs_reader *r,
 	set_oa_layout(c, in->vi);
 	if (find_phys_offset(c, in, err) < 0)
 		return -1;
+	find_image(c, in->vi);
 	return find_pgd(c, in->vi, err);
 }
 
@@ -354,4 +387,6 @@ const struct vs_arch_ops vs_arch_arm64 = {
 	.init = arm64_init,
 	.vtop = arm64_vtop,
 	.fini = arm64_fini,
+	.linear_base = arm64_linear_base,
+	.kernel_image = arm64_kernel_image,
 };

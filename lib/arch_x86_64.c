@@ -47,6 +47,7 @@ struct x86_ctx {
 	int have_page_offset;
 	uint64_t page_offset;
 	uint64_t direct_end;         /* PAGE_OFFSET + highest paddr */
+	uint64_t stext;              /* SYMBOL(_stext), 0 without it */
 };
 
 static const char *level_name(const struct x86_ctx *c, unsigned level)
@@ -225,8 +226,34 @@ static int setup(void *ctx, const struct vs_input *in, struct vs_reader *r,
 		return vs_err(err, "page-table root 0x%llx is outside the "
 			      "kernel image", (unsigned long long)root);
 	c->pgd = root - START_KERNEL_MAP + c->phys_base;
+	if (!vs_vi_symbol(in->vi, "_stext", &c->stext) ||
+	    c->stext < START_KERNEL_MAP ||
+	    c->stext - START_KERNEL_MAP >= c->image_size)
+		c->stext = 0;
 	set_page_offset(c, in, r);
 	return 0;
+}
+
+static int x86_linear_base(const void *ctx, uint64_t *vaddr)
+{
+	const struct x86_ctx *c = ctx;
+
+	*vaddr = c->page_offset;
+	return c->have_page_offset;
+}
+
+/* The kernel image's mapping from _stext to the end of the kernel map. */
+static int x86_kernel_image(const void *ctx, uint64_t *vaddr, uint64_t *paddr,
+			    uint64_t *max_len)
+{
+	const struct x86_ctx *c = ctx;
+
+	if (!c->stext)
+		return 0;
+	*vaddr = c->stext;
+	*paddr = c->stext - START_KERNEL_MAP + c->phys_base;
+	*max_len = START_KERNEL_MAP + c->image_size - c->stext;
+	return 1;
 }
 
 static void x86_fini(void *ctx)
@@ -251,4 +278,6 @@ const struct vs_arch_ops vs_arch_x86_64 = {
 	.init = x86_init,
 	.vtop = x86_vtop,
 	.fini = x86_fini,
+	.linear_base = x86_linear_base,
+	.kernel_image = x86_kernel_image,
 };

@@ -3,14 +3,15 @@
  * elf_writer.c - write an ELF64 core file (makedumpfile -E).  Exports
  * only vs_elf_writer (writer.h), run by dump.c; uses select.h's services.
  *
- * Layout: ELF header, program headers (PT_NOTE, then PT_LOADs), section
- * header 0 when the PT_LOADs need PN_XNUM, the notes copied verbatim,
- * then each PT_LOAD's data back to back.  Every input PT_LOAD (the
- * kernel-text alias included, which readers use to find phys_base) is
- * written as one or more pieces: runs of excluded pages of 256 pages or
- * more are cut out, shorter ones stay with their original contents, as
- * makedumpfile does.  A page of the input only partly covered stays
- * byte-exact: pieces end where the input's segments end.
+ * Layout (elf_plan.c, which the ELF view of vmsift mount shares): ELF
+ * header, program headers (PT_NOTE, then PT_LOADs), section header 0
+ * when the PT_LOADs need PN_XNUM, the notes copied verbatim, then each
+ * PT_LOAD's data back to back.  Every input PT_LOAD (the kernel-text
+ * alias included, which readers use to find phys_base) is written as one
+ * or more pieces: runs of excluded pages of 256 pages or more are cut
+ * out, shorter ones stay with their original contents, as makedumpfile
+ * does.  A page of the input only partly covered stays byte-exact:
+ * pieces end where the input's segments end.
  *
  * Zero pages must be known before the program headers, so with -d 1 the
  * select phase reads every page once to test it, and the copy phase
@@ -23,18 +24,13 @@
 #include <string.h>
 
 #include "bitops.h"
-#include "elf_order.h"
+#include "elf_plan.h"
 #include "pipeline.h"
 #include "util.h"
 #include "writer.h"
 
-#define ELF_GAP_PAGES 256u
 #define ELF_INCOMPLETE 0x1u
 #define ELF_COPY_BUF (1u << 20)
-
-struct elf_piece {
-	uint64_t paddr, vaddr, filesz, memsz, offset;
-};
 
 struct elf_slot {
 	uint64_t bits1[VS_SELECT_PFNS / 64];
@@ -45,13 +41,8 @@ struct elf_slot {
 struct elf_writer {
 	struct vs_dump *d;
 	uint64_t *bitmap;            /* bitmap2, whole */
-	struct elf_piece *pieces;
-	size_t npieces, cap;
-	uint64_t data_off;
-	uint64_t notes_off;
-	uint64_t erase_note_off;     /* the ERASEINFO note (--config), or 0 */
-	uint64_t erase_desc;         /* its descriptor's size */
-	Elf64_Ehdr eh;
+	struct vs_elf_plan plan;     /* elf_plan.c: shared with the ELF view */
+	uint64_t erase_desc;         /* ERASEINFO text size (--config), or 0 */
 };
 
 #define ERASE_NOTE_NAME "ERASEINFO"   /* 10 bytes with its NUL */
@@ -123,196 +114,49 @@ static int run_select(struct elf_writer *w, struct vs_error *err)
 	return ret;
 }
 
-/* A piece covers memory [from, to) with data [from, data_end): the rest
- * reads as zeros, as an excluded page does in makedumpfile's ELF. */
-static int add_piece(struct elf_writer *w, const struct vs_segment *s,
-		     uint64_t from, uint64_t data_end, uint64_t to,
-		     struct vs_error *err)
-{
-	uint64_t file_end = s->paddr + s->filesz;
-	struct elf_piece *p;
-
-	if (w->npieces == w->cap) {
-		size_t cap = w->cap ? 2 * w->cap : 64;
-		struct elf_piece *np = realloc(w->pieces, cap * sizeof(*np));
-
-		if (!np)
-			return vs_err_oom(err, "out of memory");
-		w->pieces = np;
-		w->cap = cap;
-	}
-	if (data_end > file_end)
-		data_end = file_end;
-	p = &w->pieces[w->npieces++];
-	p->paddr = from;
-	p->vaddr = s->vaddr + (from - s->paddr);
-	p->filesz = data_end > from ? data_end - from : 0;
-	p->memsz = to - from;
-	return 0;
-}
-
-static int kept(const struct elf_writer *w, uint64_t pfn)
-{
-	return pfn < w->d->max_mapnr && vs_bit_test(w->bitmap, pfn);
-}
-
-/* The end of the kept run starting at PFN, gaps under 256 pages bridged;
- * *NEXT = the first kept pfn after it (LAST if none). */
-static uint64_t run_end(const struct elf_writer *w, uint64_t pfn,
-			uint64_t last, uint64_t *next)
-{
-	uint64_t b = pfn, gap;
-
-	for (;;) {
-		while (b < last && kept(w, b))
-			b++;
-		gap = b;
-		while (gap < last && !kept(w, gap))
-			gap++;
-		if (gap >= last || gap - b >= ELF_GAP_PAGES) {
-			*next = gap;
-			return b;
-		}
-		b = gap;
-	}
-}
-
-/* Split one input PT_LOAD where kept pages resume after an excluded run
- * of 256 pages or more.  The pieces tile the segment, as makedumpfile's
- * do: each holds its kept run's data and reaches to the next piece as
- * memory without data (zeros to readers), so no address disappears. */
-static int split_segment(struct elf_writer *w, const struct vs_segment *s,
-			 struct vs_error *err)
-{
-	unsigned sh = w->d->in->page_shift;
-	uint64_t end = s->paddr + s->memsz, from = s->paddr;
-	uint64_t pfn = s->paddr >> sh, last = vs_div_round_up(end, 1ULL << sh);
-	uint64_t data_end, next;
-
-	if (s->memsz == 0)
-		return 0;
-	while (pfn < last && !kept(w, pfn))
-		pfn++;
-	if (pfn >= last)
-		return add_piece(w, s, from, from, end, err);
-	if (pfn - (s->paddr >> sh) >= ELF_GAP_PAGES) {
-		/* A long excluded run first: a piece without data. */
-		if (add_piece(w, s, from, from, pfn << sh, err) < 0)
-			return -1;
-		from = pfn << sh;
-	}
-	while (pfn < last) {
-		data_end = run_end(w, pfn, last, &next) << sh;
-		if (add_piece(w, s, from, data_end < end ? data_end : end,
-			      next < last ? next << sh : end, err) < 0)
-			return -1;
-		from = next << sh;
-		pfn = next;
-	}
-	return 0;
-}
-
 static int plan_pieces(struct elf_writer *w, struct vs_error *err)
 {
 	const struct vs_input *in = w->d->in;
-	uint64_t phnum, off;
 
-	for (size_t i = 0; i < in->nr_loads; i++)
-		if (split_segment(w, &in->loads[i], err) < 0)
-			return -1;
-	phnum = w->npieces + 1;
-	off = sizeof(Elf64_Ehdr) + phnum * sizeof(Elf64_Phdr);
-	if (phnum >= PN_XNUM)
-		off += sizeof(Elf64_Shdr);
-	w->notes_off = off;
-	off += in->notes_size;
 	/* makedumpfile reserves room for the text as if every range were
 	 * stored whole; what is written is padded with zeros to it. */
-	if (w->d->erase && (w->erase_desc = vs_erase_text_bound(w->d->erase))) {
-		w->erase_note_off = w->notes_off + vs_round_up(in->notes_size, 4);
-		off = w->erase_note_off + ERASE_NOTE_HDR +
-		      vs_round_up(w->erase_desc, 4);
-	}
-	for (size_t i = 0; i < w->npieces; i++) {
-		w->pieces[i].offset = off;
-		off += w->pieces[i].filesz;
-	}
-	return 0;
+	if (w->d->erase)
+		w->erase_desc = vs_erase_text_bound(w->d->erase);
+	return vs_elf_plan_make(&w->plan, in, in->loads, in->nr_loads,
+				w->bitmap, w->d->max_mapnr,
+				w->erase_desc ? ERASE_NOTE_HDR +
+				vs_round_up(w->erase_desc, 4) : 0, err);
 }
 
 static int write_ehdr(struct elf_writer *w, uint32_t flags,
 		      struct vs_error *err)
 {
-	uint64_t phnum = w->npieces + 1;
-	Elf64_Ehdr *eh = &w->eh, file;
+	Elf64_Ehdr eh;
 
-	memset(eh, 0, sizeof(*eh));
-	memcpy(eh->e_ident, ELFMAG, SELFMAG);
-	eh->e_ident[EI_CLASS] = ELFCLASS64;
-	eh->e_ident[EI_DATA] = w->d->in->order.big_endian ? ELFDATA2MSB :
-						       ELFDATA2LSB;
-	eh->e_ident[EI_VERSION] = EV_CURRENT;
-	eh->e_type = ET_CORE;
-	eh->e_machine = w->d->in->elf_machine;
-	eh->e_version = EV_CURRENT;
-	eh->e_phoff = sizeof(Elf64_Ehdr);
-	eh->e_flags = flags;
-	eh->e_ehsize = sizeof(Elf64_Ehdr);
-	eh->e_phentsize = sizeof(Elf64_Phdr);
-	eh->e_phnum = phnum >= PN_XNUM ? PN_XNUM : (uint16_t)phnum;
-	if (phnum >= PN_XNUM) {
-		eh->e_shoff = sizeof(Elf64_Ehdr) + phnum * sizeof(Elf64_Phdr);
-		eh->e_shentsize = sizeof(Elf64_Shdr);
-		eh->e_shnum = 1;
-	}
-	file = *eh;
-	vs_elf_ehdr_order(&w->d->in->order, &file);
-	return vs_sink_write(w->d->sinks, &file, sizeof(file), 0, err);
+	vs_elf_plan_ehdr(&w->plan, w->d->in, flags, &eh);
+	return vs_sink_write(w->d->sinks, &eh, sizeof(eh), 0, err);
 }
 
 static int write_phdrs(struct elf_writer *w, struct vs_error *err)
 {
-	const struct vs_input *in = w->d->in;
-	uint64_t phnum = w->npieces + 1;
-	Elf64_Phdr *ph = calloc(phnum, sizeof(*ph));
-	int ret = 0;
+	const struct vs_elf_plan *p = &w->plan;
+	Elf64_Phdr *ph;
+	Elf64_Shdr sh;
+	int has_sh, ret;
 
-	if (!ph)
-		return vs_err_oom(err, "out of memory");
-	ph[0].p_type = PT_NOTE;
-	ph[0].p_offset = w->notes_off;
-	ph[0].p_filesz = ph[0].p_memsz = in->notes_size;
-	if (w->erase_desc)
-		ph[0].p_filesz = ph[0].p_memsz = in->notes_size +
-			ERASE_NOTE_HDR + vs_round_up(w->erase_desc, 4);
-	for (size_t i = 0; i < w->npieces; i++) {
-		const struct elf_piece *p = &w->pieces[i];
-
-		ph[i + 1].p_type = PT_LOAD;
-		ph[i + 1].p_flags = PF_R | PF_W | PF_X;
-		ph[i + 1].p_offset = p->offset;
-		ph[i + 1].p_vaddr = p->vaddr;
-		ph[i + 1].p_paddr = p->paddr;
-		ph[i + 1].p_filesz = p->filesz;
-		ph[i + 1].p_memsz = p->memsz;
-	}
-	for (size_t i = 0; i < phnum; i++)
-		vs_elf_phdr_order(&in->order, &ph[i]);
-	if (vs_sink_write(w->d->sinks, ph, phnum * sizeof(*ph),
-			  sizeof(Elf64_Ehdr), err) < 0)
-		ret = -1;
-	if (ret == 0 && phnum >= PN_XNUM) {
-		Elf64_Shdr sh = { .sh_info = (Elf64_Word)phnum };
-
-		vs_elf_shdr_order(&in->order, &sh);
+	if (vs_elf_plan_phdrs(p, w->d->in, &ph, &sh, &has_sh, err) < 0)
+		return -1;
+	ret = vs_sink_write(w->d->sinks, ph, p->phnum * sizeof(*ph),
+			    sizeof(Elf64_Ehdr), err);
+	if (ret == 0 && has_sh)
 		ret = vs_sink_write(w->d->sinks, &sh, sizeof(sh),
-				    w->eh.e_shoff, err);
-	}
+				    sizeof(Elf64_Ehdr) +
+				    p->phnum * sizeof(Elf64_Phdr), err);
 	free(ph);
 	return ret;
 }
 
-static int copy_piece(struct elf_writer *w, const struct elf_piece *p,
+static int copy_piece(struct elf_writer *w, const struct vs_elf_piece *p,
 		      uint8_t *buf, struct vs_error *err)
 {
 	struct vs_dump *d = w->d;
@@ -344,8 +188,8 @@ static int copy_pieces(struct elf_writer *w, struct vs_error *err)
 
 	if (!buf)
 		return vs_err_oom(err, "out of memory");
-	for (size_t i = 0; i < w->npieces && ret == 0; i++)
-		ret = copy_piece(w, &w->pieces[i], buf, err);
+	for (size_t i = 0; i < w->plan.npieces && ret == 0; i++)
+		ret = copy_piece(w, &w->plan.pieces[i], buf, err);
 	free(buf);
 	return ret;
 }
@@ -374,7 +218,8 @@ static int write_erase_note(struct elf_writer *w, struct vs_error *err)
 	memcpy(note + 12, ERASE_NOTE_NAME, sizeof(ERASE_NOTE_NAME));
 	vs_erase_text(w->d->erase, 0, (char *)note + ERASE_NOTE_HDR,
 		      w->erase_desc);
-	ret = vs_sink_write(w->d->sinks, note, room, w->erase_note_off, err);
+	ret = vs_sink_write(w->d->sinks, note, room, w->plan.extra_notes_off,
+			   err);
 	free(note);
 	return ret;
 }
@@ -400,7 +245,7 @@ static int elf_write(struct vs_dump *d, struct vs_error *err)
 	if (write_ehdr(&w, ELF_INCOMPLETE, err) < 0 ||
 	    write_phdrs(&w, err) < 0 ||
 	    vs_sink_write(d->sinks, d->in->notes, d->in->notes_size,
-			  w.notes_off, err) < 0)
+			  w.plan.notes_off, err) < 0)
 		goto out;
 	if (copy_pieces(&w, err) < 0) {
 		d->incomplete = 1;
@@ -411,7 +256,7 @@ static int elf_write(struct vs_dump *d, struct vs_error *err)
 		goto out;
 	ret = write_ehdr(&w, 0, err);
 out:
-	free(w.pieces);
+	vs_elf_plan_free(&w.plan);
 	free(w.bitmap);
 	return ret;
 }

@@ -49,6 +49,7 @@ struct vs_prev_dump {
 	uint64_t phys_base;
 	char utsname[6 * 65];
 	int64_t tv_sec;
+	uint32_t status;             /* the kdump header's (codec bits) */
 	/* One file of a split set: it holds the pages of pfns [start_pfn,
 	 * end_pfn) only (opened with allow_split; split_input.c). */
 	int split;

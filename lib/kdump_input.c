@@ -125,6 +125,7 @@ static int read_headers(struct vs_input *in, struct vs_error *err)
 	kd->block_size = (uint64_t)h.block_size;
 	in->prev.known = 1;
 	in->prev.tv_sec = h.tv_sec;
+	in->prev.status = h.status;
 	memcpy(in->prev.utsname, &h.utsname, sizeof(in->prev.utsname));
 	kd->header_cpus = h.nr_cpus > 0 ? (unsigned)h.nr_cpus : 0;
 	in->page_size = kd->block_size;

@@ -19,6 +19,7 @@
 #include "error.h"
 #include "input.h"
 #include "pagecache.h"
+#include "read_int.h"
 #include "split_input.h"
 
 #define DEFAULT_CACHE (4u << 20)
@@ -395,4 +396,72 @@ int vmsift_read_kvirt(struct vmsift_reader *rd, uint64_t vaddr, void *buf,
 				  "address 0x%llx of '%s'", len,
 				  (unsigned long long)vaddr, rd->df->in->file.name);
 	return 0;
+}
+
+/* What the views (read_int.h) borrow. */
+
+const struct vs_input *vs_df_input(const struct vmsift_dumpfile *df)
+{
+	return df->in;
+}
+
+const struct vs_arch *vs_df_arch(const struct vmsift_dumpfile *df)
+{
+	return df->arch;
+}
+
+struct vs_error *vs_df_err(struct vmsift_dumpfile *df)
+{
+	return &df->err;
+}
+
+unsigned vs_df_nparts(const struct vmsift_dumpfile *df)
+{
+	return df->split.n;
+}
+
+int vs_df_data_bits(struct vmsift_dumpfile *df, uint64_t *data)
+{
+	const uint64_t chunk = 1u << 15;
+	uint64_t *present = malloc(chunk / 8);
+	struct vs_reader r;
+	int ret = 0;
+
+	if (!present)
+		return vs_err_oom(&df->err, "out of memory");
+	if (vs_reader_init(&r, df->in, &df->err) < 0) {
+		free(present);
+		return -1;
+	}
+	for (uint64_t s = 0; s < df->in->max_mapnr && ret == 0; s += chunk) {
+		uint64_t n = df->in->max_mapnr - s < chunk ?
+			     df->in->max_mapnr - s : chunk;
+
+		ret = vs_input_page_bits(&r, s, (n + 63) & ~63ULL, present,
+					 data + s / 64, &df->err);
+	}
+	vs_reader_fini(&r);
+	free(present);
+	return ret;
+}
+
+struct vmsift_dumpfile *vs_reader_df(struct vmsift_reader *rd)
+{
+	return rd->df;
+}
+
+struct vs_error *vs_reader_err(struct vmsift_reader *rd)
+{
+	return &rd->err;
+}
+
+uint8_t *vs_reader_bounce(struct vmsift_reader *rd)
+{
+	return rd->page;
+}
+
+int vs_reader_read_page(struct vmsift_reader *rd, uint64_t pfn, uint8_t *buf,
+			enum vmsift_page *state)
+{
+	return read_page(rd, pfn, buf, state);
 }

@@ -5,7 +5,11 @@
  * the input's size), then the input and the dump are both opened through
  * the read interface (lib/read.c, lib/pagecache.c) and compared page by
  * page.  A dump that vmsift wrote without failing must open, read whole,
- * and agree with its input: any difference aborts.
+ * and agree with its input: any difference aborts.  Then the ELF view
+ * (lib/elf_view.c, vmsift mount's vmcore) of the dump reads whole in
+ * reads of odd sizes, its every PT_LOAD's data the dump's pages; the
+ * view of the (hostile) input is read whole too, where failures are
+ * allowed but nothing else.
  * Input: the whole vmcore file (the elf target's corpus is a fit).
  */
 #include <string.h>
@@ -73,6 +77,90 @@ static void compare(uint64_t pfn, const uint8_t *a, enum vmsift_page sa,
 		fail("present in one, not in the other", pfn, "");
 }
 
+static uint64_t get(const uint8_t *p, unsigned n, int swap)
+{
+	uint64_t v = 0;
+
+	memcpy(&v, p, n);  /* little-endian host (the fuzzers run on x86_64) */
+	if (swap)
+		v = n == 8 ? __builtin_bswap64(v) : n == 4 ?
+		    __builtin_bswap32((uint32_t)v) : __builtin_bswap16((uint16_t)v);
+	return v;
+}
+
+/* The whole view of DF into a buffer, read in pieces of odd sizes; NULL
+ * (and *SIZE the bytes read) when a read fails and MUST_READ is 0. */
+static uint8_t *read_view(struct vmsift_dumpfile *df, int must_read,
+			  uint64_t *size)
+{
+	struct vmsift_elfview *v;
+	struct vmsift_reader *r;
+	uint8_t *buf = NULL;
+	uint64_t off = 0, n;
+	size_t got;
+
+	if (vmsift_elfview_new(df, &v) < 0) {
+		if (must_read)
+			fail("no ELF view of the dump", 0, vmsift_dumpfile_error(df));
+		return NULL;
+	}
+	n = vmsift_elfview_size(v);
+	r = vmsift_reader_new(df);
+	buf = n < (64u << 20) ? malloc(n + 1) : NULL;
+	while (r && buf && off < n) {
+		size_t len = 1 + (size_t)((off * 7919) % 9000);
+
+		if (vmsift_elfview_read(r, v, off, buf + off, len, &got) < 0) {
+			if (must_read)
+				fail("the ELF view does not read", off,
+				     vmsift_reader_error(r));
+			break;
+		}
+		if (got == 0 || got > len || off + got > n)
+			fail("the ELF view read a wrong length", off, "");
+		off += got;
+	}
+	*size = off;
+	vmsift_reader_free(r);
+	vmsift_elfview_free(v);
+	return buf;
+}
+
+/* Every PT_LOAD of the view of OUT holds OUT's pages (RO reads them). */
+static void check_view(struct vmsift_dumpfile *out, struct vmsift_reader *ro)
+{
+	size_t ps = vmsift_dumpfile_page_size(out);
+	uint64_t size = 0;
+	uint8_t *f = read_view(out, 1, &size), *page = malloc(ps);
+	enum vmsift_page st;
+	int swap;
+
+	if (!f || !page || size < 64 || memcmp(f, "\177ELF", 4))
+		fail("the ELF view is not an ELF file", size, "");
+	swap = f[5] == 2;
+	for (uint64_t i = 1; i < get(f + 56, 2, swap); i++) {
+		const uint8_t *ph = f + 64 + 56 * i;
+		uint64_t off = get(ph + 8, 8, swap), pa = get(ph + 24, 8, swap);
+		uint64_t filesz = get(ph + 32, 8, swap);
+
+		if (64 + 56 * (i + 1) > size)
+			fail("the program headers end past the view", i, "");
+		if (off + filesz > size)
+			fail("a PT_LOAD ends past the view", pa, "");
+		for (uint64_t at = 0; at < filesz; at++) {
+			uint64_t a = pa + at;
+
+			if ((at == 0 || a % ps == 0) &&
+			    vmsift_read_pfn(ro, a / ps, page, &st) < 0)
+				fail("the dump does not read", a / ps, "");
+			if (f[off + at] != page[a % ps])
+				fail("the ELF view differs from the dump", a / ps, "");
+		}
+	}
+	free(page);
+	free(f);
+}
+
 static void read_back(struct vmsift_dumpfile *in)
 {
 	char path[64];
@@ -102,6 +190,7 @@ static void read_back(struct vmsift_dumpfile *in)
 		if (vmsift_read_pfn(ri, pfn, a, &sa) == 0)
 			compare(pfn, a, sa, b, sb, ps);
 	}
+	check_view(out, ro);
 	vmsift_reader_free(ro);
 	vmsift_reader_free(ri);
 	vmsift_dumpfile_free(out);
@@ -116,10 +205,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (out_fd < 0)
 		out_fd = fz_memfd("fuzz-out", NULL, 0, NULL, 0);
+	uint64_t n;
+
 	if (in && vmsift_dumpfile_open(in, path) == 0 &&
-	    vmsift_dumpfile_max_pfn(in) <= DUMP_MAX_PAGES &&
-	    dump(path, size) == 0)
-		read_back(in);
+	    vmsift_dumpfile_max_pfn(in) <= DUMP_MAX_PAGES) {
+		free(read_view(in, 0, &n));
+		if (dump(path, size) == 0)
+			read_back(in);
+	}
 	vmsift_dumpfile_free(in);
 	close(fd);
 	return 0;
