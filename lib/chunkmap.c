@@ -51,6 +51,24 @@ uint64_t vs_chunkmap_nth(const struct vs_chunkmap *cm, uint64_t i)
 	return cm->runs[lo].first + (i - cm->runs[lo].base);
 }
 
+int64_t vs_chunkmap_find(const struct vs_chunkmap *cm, uint64_t chunk)
+{
+	size_t lo = 0, hi = cm->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct vs_chunk_run *r = &cm->runs[mid];
+
+		if (chunk < r->first)
+			hi = mid;
+		else if (chunk - r->first >= r->n)
+			lo = mid + 1;
+		else
+			return (int64_t)(r->base + (chunk - r->first));
+	}
+	return -1;
+}
+
 void vs_chunkmap_free(struct vs_chunkmap *cm)
 {
 	free(cm->runs);

@@ -33,6 +33,8 @@ int vs_chunkmap_add(struct vs_chunkmap *cm, uint64_t chunk,
 		    struct vs_error *err);
 /* The chunk number of the I-th listed chunk (I < cm->total). */
 uint64_t vs_chunkmap_nth(const struct vs_chunkmap *cm, uint64_t i);
+/* The place in the list of chunk CHUNK, or -1 if it is not listed. */
+int64_t vs_chunkmap_find(const struct vs_chunkmap *cm, uint64_t chunk);
 void vs_chunkmap_free(struct vs_chunkmap *cm);
 
 #endif

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "bitops.h"
+#include "chunkmap.h"
 #include "elf_order.h"
 #include "pipeline.h"
 #include "util.h"
@@ -44,7 +45,11 @@ struct elf_slot {
 
 struct elf_writer {
 	struct vs_dump *d;
-	uint64_t *bitmap;            /* bitmap2, whole */
+	struct vs_chunkmap chunks;   /* chunks with a kept page */
+	uint64_t *bitmap;            /* their bitmap 2, in the list's order */
+	uint64_t bitmap_cap;         /* chunks it has room for */
+	uint64_t last_chunk;         /* kept()'s last look-up: the chunk, */
+	const uint64_t *last_bits;   /* and its bits (NULL: none kept) */
 	struct elf_piece *pieces;
 	size_t npieces, cap;
 	uint64_t data_off;
@@ -66,19 +71,44 @@ static int elf_select_work(void *worker, uint64_t index, void *slot,
 		return -1;
 	if (!(d->level & VMSIFT_DL_ZERO))
 		return 0;
-	for (uint64_t i = 0; i < VS_SELECT_PFNS; i++) {
-		const uint8_t *page;
+	/* A word at a time: a hole's words are skipped whole. */
+	for (uint64_t wd = 0; wd < VS_SELECT_PFNS / 64; wd++) {
+		for (uint64_t m = s->bits2[wd]; m; m &= m - 1) {
+			uint64_t i = 64 * wd + (uint64_t)__builtin_ctzll(m);
+			const uint8_t *page;
 
-		if (!vs_bit_test(s->bits2, i))
-			continue;
-		if (vs_read_page(&wk->reader, start + i, &page, err) < 0)
-			return vs_err_ctx(err, "pfn 0x%llx",
-					  (unsigned long long)(start + i));
-		if (vs_is_zero(page, d->in->page_size)) {
-			vs_bit_clear(s->bits2, i);
-			s->zero++;
+			if (vs_read_page(&wk->reader, start + i, &page, err) < 0)
+				return vs_err_ctx(err, "pfn 0x%llx",
+						  (unsigned long long)(start + i));
+			if (vs_is_zero(page, d->in->page_size)) {
+				vs_bit_clear(s->bits2, i);
+				s->zero++;
+			}
 		}
 	}
+	return 0;
+}
+
+/* Only chunks with a kept page take room: a hole in the address space
+ * costs nothing here. */
+static int keep_chunk(struct elf_writer *w, uint64_t index,
+		      const uint64_t *bits2, struct vs_error *err)
+{
+	const uint64_t words = VS_SELECT_PFNS / 64;
+	uint64_t nth = w->chunks.total;
+
+	if (vs_chunkmap_add(&w->chunks, index, err) < 0)
+		return -1;
+	if (nth == w->bitmap_cap) {
+		uint64_t cap = w->bitmap_cap ? 2 * w->bitmap_cap : 64;
+		uint64_t *p = realloc(w->bitmap, cap * words * sizeof(*p));
+
+		if (!p)
+			return vs_err_oom(err, "out of memory for the bitmap");
+		w->bitmap = p;
+		w->bitmap_cap = cap;
+	}
+	memcpy(w->bitmap + nth * words, bits2, words * sizeof(*bits2));
 	return 0;
 }
 
@@ -90,8 +120,9 @@ static int elf_select_consume(void *arg, uint64_t index, void *slot,
 
 	if (vs_check_cancel(w->d, err) < 0)
 		return -1;
-	memcpy(w->bitmap + index * (VS_SELECT_PFNS / 64), s->bits2,
-	       sizeof(s->bits2));
+	if (vs_bits_count(s->bits2, VS_SELECT_PFNS / 64) &&
+	    keep_chunk(w, index, s->bits2, err) < 0)
+		return -1;
 	w->d->present += vs_bits_count(s->bits1, VS_SELECT_PFNS / 64);
 	w->d->zero += s->zero;
 	return 0;
@@ -108,8 +139,7 @@ static int run_select(struct elf_writer *w, struct vs_error *err)
 	};
 	int ret = -1;
 
-	w->bitmap = calloc(njobs, VS_SELECT_PFNS / 8);
-	if (!slots || !w->bitmap)
+	if (!slots)
 		vs_err_oom(err, "out of memory");
 	else
 		ret = vs_dump_run(d, &ops, w, slots, sizeof(*slots), nslots,
@@ -146,14 +176,25 @@ static int add_piece(struct elf_writer *w, const struct vs_segment *s,
 	return 0;
 }
 
-static int kept(const struct elf_writer *w, uint64_t pfn)
+static int kept(struct elf_writer *w, uint64_t pfn)
 {
-	return pfn < w->d->max_mapnr && vs_bit_test(w->bitmap, pfn);
+	uint64_t chunk = pfn / VS_SELECT_PFNS;
+
+	if (pfn >= w->d->max_mapnr)
+		return 0;
+	if (chunk != w->last_chunk) {
+		int64_t nth = vs_chunkmap_find(&w->chunks, chunk);
+
+		w->last_chunk = chunk;
+		w->last_bits = nth < 0 ? NULL : w->bitmap +
+			       (uint64_t)nth * (VS_SELECT_PFNS / 64);
+	}
+	return w->last_bits && vs_bit_test(w->last_bits, pfn % VS_SELECT_PFNS);
 }
 
 /* The end of the kept run starting at PFN, gaps under 256 pages bridged;
  * *NEXT = the first kept pfn after it (LAST if none). */
-static uint64_t run_end(const struct elf_writer *w, uint64_t pfn,
+static uint64_t run_end(struct elf_writer *w, uint64_t pfn,
 			uint64_t last, uint64_t *next)
 {
 	uint64_t b = pfn, gap;
@@ -334,14 +375,14 @@ static int copy_pieces(struct elf_writer *w, struct vs_error *err)
 
 static void count_dumped(struct elf_writer *w)
 {
-	uint64_t nwords = vs_div_round_up(w->d->max_mapnr, 64);
+	uint64_t nwords = w->chunks.total * (VS_SELECT_PFNS / 64);
 
 	w->d->dumped = vs_bits_count(w->bitmap, nwords);
 }
 
 static int elf_write(struct vs_dump *d, struct vs_error *err)
 {
-	struct elf_writer w = { .d = d };
+	struct elf_writer w = { .d = d, .last_chunk = UINT64_MAX };
 	double t = vs_now();
 	int ret = -1;
 
@@ -364,6 +405,7 @@ static int elf_write(struct vs_dump *d, struct vs_error *err)
 out:
 	free(w.pieces);
 	free(w.bitmap);
+	vs_chunkmap_free(&w.chunks);
 	return ret;
 }
 
