@@ -171,10 +171,14 @@ static int open_sinks(struct vs_dump *d, const int *fds,
 	return 0;
 }
 
-static void close_sinks(struct vs_dump *d, struct vs_error *err)
+static int close_sinks(struct vs_dump *d, struct vs_error *err)
 {
+	int ret = 0;
+
 	for (unsigned i = 0; i < d->nsinks; i++)
-		vs_sink_close(&d->sinks[i], err);
+		if (vs_sink_close(&d->sinks[i], err) < 0)
+			ret = -1;
+	return ret;
 }
 
 /* --config: the rules resolved before any page is read. */
@@ -222,8 +226,13 @@ static int run_dump(struct vmsift *vs, struct vs_dump *d, const int *fds,
 	if (ret == 0)
 		ret = d->estimate ? vs_estimate_run(d, d->estimate, err)
 				  : vs_writer_get(o->format)->write(d, err);
-	if (ret == 0 || d->incomplete)
-		close_sinks(d, err);
+	if (ret == 0) {
+		ret = close_sinks(d, err);
+	} else if (d->incomplete) {
+		struct vs_error later;  /* the first failure is the message */
+
+		close_sinks(d, &later);
+	}
 	for (unsigned i = 0; d->workers && i < d->nworkers; i++)
 		if (d->workers[i])
 			vs_counts_add(&d->counts, &d->workers[i]->counts);

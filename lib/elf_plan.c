@@ -7,15 +7,20 @@
 #include <string.h>
 
 #include "bitops.h"
+#include "chunkmap.h"
 #include "elf_order.h"
 #include "elf_plan.h"
+#include "select.h"
 #include "util.h"
 
 struct planner {
 	struct vs_elf_plan *p;
 	const uint64_t *kept;
+	const struct vs_chunkmap *chunks;  /* NULL: KEPT is indexed by pfn */
 	uint64_t max_pfn;
 	unsigned shift;
+	uint64_t last_chunk;         /* kept()'s last look-up: the chunk, */
+	const uint64_t *last_bits;   /* and its bits (NULL: none kept) */
 };
 
 /* A piece covers memory [from, to) with data [from, data_end): the rest
@@ -47,14 +52,27 @@ static int add_piece(struct planner *pl, const struct vs_segment *s,
 	return 0;
 }
 
-static int kept(const struct planner *pl, uint64_t pfn)
+static int kept(struct planner *pl, uint64_t pfn)
 {
-	return pfn < pl->max_pfn && vs_bit_test(pl->kept, pfn);
+	uint64_t chunk = pfn / VS_SELECT_PFNS;
+
+	if (pfn >= pl->max_pfn)
+		return 0;
+	if (!pl->chunks)
+		return vs_bit_test(pl->kept, pfn);
+	if (chunk != pl->last_chunk) {
+		int64_t nth = vs_chunkmap_find(pl->chunks, chunk);
+
+		pl->last_chunk = chunk;
+		pl->last_bits = nth < 0 ? NULL : pl->kept +
+				(uint64_t)nth * (VS_SELECT_PFNS / 64);
+	}
+	return pl->last_bits && vs_bit_test(pl->last_bits, pfn % VS_SELECT_PFNS);
 }
 
 /* The end of the kept run starting at PFN, gaps under 256 pages bridged;
  * *NEXT = the first kept pfn after it (LAST if none). */
-static uint64_t run_end(const struct planner *pl, uint64_t pfn,
+static uint64_t run_end(struct planner *pl, uint64_t pfn,
 			uint64_t last, uint64_t *next)
 {
 	uint64_t b = pfn, gap;
@@ -110,10 +128,13 @@ static int split_segment(struct planner *pl, const struct vs_segment *s,
 
 int vs_elf_plan_make(struct vs_elf_plan *p, const struct vs_input *in,
 		     const struct vs_segment *loads, size_t nloads,
-		     const uint64_t *kept_bits, uint64_t max_pfn,
+		     const uint64_t *kept_bits, const struct vs_chunkmap *chunks,
+		     uint64_t max_pfn,
 		     uint64_t extra_notes, struct vs_error *err)
 {
-	struct planner pl = { p, kept_bits, max_pfn, in->page_shift };
+	struct planner pl = { .p = p, .kept = kept_bits, .chunks = chunks,
+			      .max_pfn = max_pfn, .shift = in->page_shift,
+			      .last_chunk = UINT64_MAX };
 	uint64_t off;
 
 	for (size_t i = 0; i < nloads; i++)

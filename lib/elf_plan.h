@@ -24,6 +24,8 @@
 #include "error.h"
 #include "input.h"
 
+struct vs_chunkmap;
+
 #define VS_ELF_GAP_PAGES 256u
 
 struct vs_elf_piece {
@@ -41,13 +43,15 @@ struct vs_elf_plan {
 };
 
 /* Plan the file of IN's LOADS[0..NLOADS) (in->loads, or a copy with
- * other vaddrs) keeping the pages whose bit is set in KEPT (one bit a
- * pfn, MAX_PFN of them), with room for EXTRA_NOTES bytes of notes after
+ * other vaddrs) keeping the pages whose bit is set in KEPT: one bit a
+ * pfn, MAX_PFN of them; or, with CHUNKS, the bits of the selection
+ * chunks CHUNKS lists, one after the other (chunkmap.h), with room for EXTRA_NOTES bytes of notes after
  * the input's (at extra_notes_off, 4-aligned; 0 for none). */
 int vs_elf_plan_make(struct vs_elf_plan *p, const struct vs_input *in,
 		     const struct vs_segment *loads, size_t nloads,
-		     const uint64_t *kept, uint64_t max_pfn,
-		     uint64_t extra_notes, struct vs_error *err);
+		     const uint64_t *kept, const struct vs_chunkmap *chunks,
+		     uint64_t max_pfn, uint64_t extra_notes,
+		     struct vs_error *err);
 void vs_elf_plan_free(struct vs_elf_plan *p);
 
 /* The ELF header with e_flags FLAGS, in the file's byte order. */

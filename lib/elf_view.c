@@ -146,7 +146,7 @@ static int plan_view(struct vmsift_elfview *v)
 	if (vs_df_data_bits(v->df, bits) < 0 || view_loads(v->df, &loads, &nloads) < 0)
 		goto out;
 	v->dumped = vs_bits_count(bits, words);
-	ret = vs_elf_plan_make(&v->plan, in, loads, nloads, bits,
+	ret = vs_elf_plan_make(&v->plan, in, loads, nloads, bits, NULL,
 			       dump_span(in), 0, vs_df_err(v->df));
 out:
 	free(loads);

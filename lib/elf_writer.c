@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "bitops.h"
+#include "chunkmap.h"
 #include "elf_plan.h"
 #include "pipeline.h"
 #include "util.h"
@@ -40,7 +41,9 @@ struct elf_slot {
 
 struct elf_writer {
 	struct vs_dump *d;
-	uint64_t *bitmap;            /* bitmap2, whole */
+	struct vs_chunkmap chunks;   /* chunks with a kept page */
+	uint64_t *bitmap;            /* their bitmap 2, in the list's order */
+	uint64_t bitmap_cap;         /* chunks it has room for */
 	struct vs_elf_plan plan;     /* elf_plan.c: shared with the ELF view */
 	uint64_t erase_desc;         /* ERASEINFO text size (--config), or 0 */
 };
@@ -62,19 +65,44 @@ static int elf_select_work(void *worker, uint64_t index, void *slot,
 		return -1;
 	if (!(d->level & VMSIFT_DL_ZERO))
 		return 0;
-	for (uint64_t i = 0; i < VS_SELECT_PFNS; i++) {
-		const uint8_t *page;
+	/* A word at a time: a hole's words are skipped whole. */
+	for (uint64_t wd = 0; wd < VS_SELECT_PFNS / 64; wd++) {
+		for (uint64_t m = s->bits2[wd]; m; m &= m - 1) {
+			uint64_t i = 64 * wd + (uint64_t)__builtin_ctzll(m);
+			const uint8_t *page;
 
-		if (!vs_bit_test(s->bits2, i))
-			continue;
-		if (vs_read_page(&wk->reader, start + i, &page, err) < 0)
-			return vs_err_ctx(err, "pfn 0x%llx",
-					  (unsigned long long)(start + i));
-		if (vs_is_zero(page, d->in->page_size)) {
-			vs_bit_clear(s->bits2, i);
-			s->zero++;
+			if (vs_read_page(&wk->reader, start + i, &page, err) < 0)
+				return vs_err_ctx(err, "pfn 0x%llx",
+						  (unsigned long long)(start + i));
+			if (vs_is_zero(page, d->in->page_size)) {
+				vs_bit_clear(s->bits2, i);
+				s->zero++;
+			}
 		}
 	}
+	return 0;
+}
+
+/* Only chunks with a kept page take room: a hole in the address space
+ * costs nothing here. */
+static int keep_chunk(struct elf_writer *w, uint64_t index,
+		      const uint64_t *bits2, struct vs_error *err)
+{
+	const uint64_t words = VS_SELECT_PFNS / 64;
+	uint64_t nth = w->chunks.total;
+
+	if (vs_chunkmap_add(&w->chunks, index, err) < 0)
+		return -1;
+	if (nth == w->bitmap_cap) {
+		uint64_t cap = w->bitmap_cap ? 2 * w->bitmap_cap : 64;
+		uint64_t *p = realloc(w->bitmap, cap * words * sizeof(*p));
+
+		if (!p)
+			return vs_err_oom(err, "out of memory for the bitmap");
+		w->bitmap = p;
+		w->bitmap_cap = cap;
+	}
+	memcpy(w->bitmap + nth * words, bits2, words * sizeof(*bits2));
 	return 0;
 }
 
@@ -86,8 +114,9 @@ static int elf_select_consume(void *arg, uint64_t index, void *slot,
 
 	if (vs_check_cancel(w->d, err) < 0)
 		return -1;
-	memcpy(w->bitmap + index * (VS_SELECT_PFNS / 64), s->bits2,
-	       sizeof(s->bits2));
+	if (vs_bits_count(s->bits2, VS_SELECT_PFNS / 64) &&
+	    keep_chunk(w, index, s->bits2, err) < 0)
+		return -1;
 	w->d->present += vs_bits_count(s->bits1, VS_SELECT_PFNS / 64);
 	w->d->zero += s->zero;
 	return 0;
@@ -104,8 +133,7 @@ static int run_select(struct elf_writer *w, struct vs_error *err)
 	};
 	int ret = -1;
 
-	w->bitmap = calloc(njobs, VS_SELECT_PFNS / 8);
-	if (!slots || !w->bitmap)
+	if (!slots)
 		vs_err_oom(err, "out of memory");
 	else
 		ret = vs_dump_run(d, &ops, w, slots, sizeof(*slots), nslots,
@@ -123,7 +151,7 @@ static int plan_pieces(struct elf_writer *w, struct vs_error *err)
 	if (w->d->erase)
 		w->erase_desc = vs_erase_text_bound(w->d->erase);
 	return vs_elf_plan_make(&w->plan, in, in->loads, in->nr_loads,
-				w->bitmap, w->d->max_mapnr,
+				w->bitmap, &w->chunks, w->d->max_mapnr,
 				w->erase_desc ? ERASE_NOTE_HDR +
 				vs_round_up(w->erase_desc, 4) : 0, err);
 }
@@ -226,7 +254,7 @@ static int write_erase_note(struct elf_writer *w, struct vs_error *err)
 
 static void count_dumped(struct elf_writer *w)
 {
-	uint64_t nwords = vs_div_round_up(w->d->max_mapnr, 64);
+	uint64_t nwords = w->chunks.total * (VS_SELECT_PFNS / 64);
 
 	w->d->dumped = vs_bits_count(w->bitmap, nwords);
 }
@@ -258,6 +286,7 @@ static int elf_write(struct vs_dump *d, struct vs_error *err)
 out:
 	vs_elf_plan_free(&w.plan);
 	free(w.bitmap);
+	vs_chunkmap_free(&w.chunks);
 	return ret;
 }
 

@@ -17,6 +17,8 @@
 #include <endian.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "age.h"
 #include "flat.h"
@@ -105,17 +107,101 @@ static void mark_incomplete(int out_fd)
 	vs_pwrite_full(out_fd, head + at, 4, at);
 }
 
+/* Where the rebuilt file may keep holes: it was empty, and zeros bound
+ * for bytes no record has written read the same unwritten (the bitmaps
+ * of a large address span are mostly zeros).  The bytes written are
+ * kept as sorted, merged extents: a few, as records come in order. */
+struct extent {
+	uint64_t start, end;
+};
+
+struct hole_state {
+	int sparse;
+	uint64_t end;                /* the furthest byte any record reached */
+	struct extent *ext;
+	size_t next, cap;
+};
+
+/* The first extent that ends after OFF. */
+static size_t extent_at(const struct hole_state *h, uint64_t off)
+{
+	size_t lo = 0, hi = h->next;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (h->ext[mid].end <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Note [OFF, END) as written, merging the extents it touches. */
+static int add_extent(struct hole_state *h, uint64_t off, uint64_t end,
+		      struct vs_error *err)
+{
+	size_t i = extent_at(h, off ? off - 1 : 0), j = i;
+
+	while (j < h->next && h->ext[j].start <= end) {
+		off = h->ext[j].start < off ? h->ext[j].start : off;
+		end = h->ext[j].end > end ? h->ext[j].end : end;
+		j++;
+	}
+	if (j == i) {
+		if (h->next == h->cap) {
+			size_t cap = h->cap ? 2 * h->cap : 64;
+			struct extent *p = realloc(h->ext, cap * sizeof(*p));
+
+			if (!p)
+				return vs_err_oom(err, "out of memory");
+			h->ext = p;
+			h->cap = cap;
+		}
+		memmove(h->ext + i + 1, h->ext + i, (h->next - i) * sizeof(*h->ext));
+		h->next++;
+		j = i + 1;
+	}
+	h->ext[i] = (struct extent){ off, end };
+	memmove(h->ext + i + 1, h->ext + j, (h->next - j) * sizeof(*h->ext));
+	h->next -= j - i - 1;
+	return 0;
+}
+
+/* 1: leave the piece a hole; 0: write it; -1: out of memory. */
+static int skip_zeros(struct hole_state *h, const uint8_t *buf, size_t n,
+		      uint64_t off, struct vs_error *err)
+{
+	size_t i;
+
+	if (off + n > h->end)
+		h->end = off + n;
+	if (!h->sparse)
+		return 0;
+	i = extent_at(h, off);
+	if (buf[0] == 0 && memcmp(buf, buf + 1, n - 1) == 0 &&
+	    (i == h->next || h->ext[i].start >= off + n))
+		return 1;
+	return add_extent(h, off, off + n, err);
+}
+
 static int copy_record(struct src *in, int out_fd, const char *out_name,
 		       uint64_t off, uint64_t size, uint64_t *pos, uint8_t *buf,
+		       struct hole_state *h,
 		       struct vs_error *err)
 {
 	while (size) {
 		size_t want = size < FLAT_COPY_BUF ? (size_t)size : FLAT_COPY_BUF;
 		ssize_t n = src_read(in, buf, want, *pos, err);
+		int skip;
 
 		if (n < 0)
 			return -1;
-		if (n > 0 && vs_pwrite_full(out_fd, buf, (size_t)n, off) < 0)
+		skip = n > 0 ? skip_zeros(h, buf, (size_t)n, off, err) : 1;
+		if (skip < 0)
+			return -1;
+		if (!skip && vs_pwrite_full(out_fd, buf, (size_t)n, off) < 0)
 			return vs_err_sys(err, "cannot write '%s' at offset "
 					  "0x%llx", out_name,
 					  (unsigned long long)off);
@@ -133,6 +219,22 @@ static int copy_record(struct src *in, int out_fd, const char *out_name,
 		off += (uint64_t)n;
 		size -= (uint64_t)n;
 	}
+	return 0;
+}
+
+/* A file whose last records were holes: give it its length. */
+static int extend(int fd, const char *name, const struct hole_state *h,
+		  struct vs_error *err)
+{
+	struct stat st;
+
+	if (!h->sparse)
+		return 0;
+	if (fstat(fd, &st) < 0)
+		return vs_err_sys(err, "cannot stat '%s'", name);
+	if ((uint64_t)st.st_size < h->end && ftruncate(fd, (off_t)h->end) < 0)
+		return vs_err_sys(err, "cannot extend '%s' to 0x%llx bytes",
+				  name, (unsigned long long)h->end);
 	return 0;
 }
 
@@ -157,20 +259,31 @@ static int rebuild(struct src *in, const struct vs_age_ids *ids, int out_fd,
 		   const char *out_name, uint8_t *buf, struct vs_error *err)
 {
 	uint64_t pos = FLAT_HEADER_SIZE;
+	struct hole_state h = { 0 };
+	struct stat st;
+	int ret;
 
+	if (fstat(out_fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+		h.sparse = 1;
 	if (read_flat_header(in, ids, err) < 0)
 		return -1;
 	for (;;) {
 		struct vs_flat_record rec;
 
-		if (read_record_header(in, &pos, &rec, err) < 0)
-			return -1;
-		if (rec.end)
-			return 0;
-		if (copy_record(in, out_fd, out_name, rec.off, rec.size, &pos,
-				buf, err) < 0)
-			return -1;
+		ret = read_record_header(in, &pos, &rec, err);
+		if (ret < 0)
+			break;
+		if (rec.end) {
+			ret = extend(out_fd, out_name, &h, err);
+			break;
+		}
+		ret = copy_record(in, out_fd, out_name, rec.off, rec.size, &pos,
+				  buf, &h, err);
+		if (ret < 0)
+			break;
 	}
+	free(h.ext);
+	return ret;
 }
 
 int vmsift_rebuild_flattened(struct vmsift *vs, int in_fd, const char *in_name,

@@ -227,6 +227,22 @@ static int bitmap1_piece(struct vs_input *in, void *arg, const uint8_t *buf,
 	struct run_state *rs = arg;
 
 	for (size_t i = 0; i < n; i++) {
+		/* A byte that neither ends nor starts a run: a hole, or the
+		 * middle of memory (pfns past max_mapnr are in the last
+		 * byte only, which is looked at bit by bit). */
+		uint8_t same = rs->start == UINT64_MAX ? 0 : 0xff;
+		uint64_t word;
+
+		if (i % 8 == 0 && i + 8 <= n &&
+		    (byte0 + i + 8) * 8 <= in->max_mapnr) {
+			memcpy(&word, buf + i, 8);
+			if (word == (same ? UINT64_MAX : 0)) {
+				i += 7;
+				continue;
+			}
+		}
+		if (buf[i] == same && (byte0 + i + 1) * 8 <= in->max_mapnr)
+			continue;
 		for (unsigned b = 0; b < 8; b++) {
 			uint64_t pfn = (byte0 + i) * 8 + b;
 			int set = (buf[i] >> b) & 1 && pfn < in->max_mapnr;
@@ -274,10 +290,18 @@ static int bitmap2_piece(struct vs_input *in, void *arg, const uint8_t *buf,
 	(void)arg;
 	(void)err;
 	for (size_t i = 0; i < n; i++) {
-		uint64_t byte = byte0 + i;
+		uint64_t byte = byte0 + i, word;
 
 		if (byte % bytes_per_rank == 0)
 			kd->rank[byte / bytes_per_rank] = kd->nr_dumpable;
+		/* Eight bytes at once (a rank is a multiple of them): a
+		 * hole costs its words. */
+		if (byte % 8 == 0 && i + 8 <= n) {
+			memcpy(&word, buf + i, 8);
+			kd->nr_dumpable += (uint64_t)__builtin_popcountll(word);
+			i += 7;
+			continue;
+		}
 		kd->nr_dumpable += (uint64_t)__builtin_popcount(buf[i]);
 	}
 	return 0;

@@ -25,6 +25,7 @@
 
 #include "arch.h"
 #include "bitops.h"
+#include "chunkmap.h"
 #include "kdump_format.h"
 #include "pipeline.h"
 #include "util.h"
@@ -86,7 +87,10 @@ struct kd_writer {
 	struct vs_dump *d;
 	struct kd_layout lay;
 	struct kdump_header hdr;
-	uint8_t *bitmap2_mem;        /* when the output cannot be read back */
+	uint8_t *bitmap2_mem;        /* when the output cannot be read back:
+					the listed chunks' bitmap 2, in order */
+	uint64_t bitmap2_cap;        /* chunks it has room for */
+	struct vs_chunkmap chunks;   /* chunks with a dumpable page */
 	uint64_t ndumpable;
 	uint64_t copy_pfns;          /* pfns per copy chunk */
 	int copying;                 /* header and bitmaps are in the file */
@@ -103,6 +107,8 @@ static uint64_t chunk_pfns(const struct kd_writer *w, uint64_t start,
 {
 	uint64_t left = w->d->max_mapnr - start;
 
+	if (start >= w->d->max_mapnr)
+		return 0;
 	return vs_round_up(left < size ? left : size, 64);
 }
 
@@ -291,13 +297,38 @@ static void count_splitblocks(struct kd_writer *w, uint64_t start,
 	}
 }
 
+/* The copy phase visits only the chunks listed here; an output that
+ * cannot be read back keeps their bitmap 2 (file order) in memory. */
+static int list_chunk(struct kd_writer *w, uint64_t index,
+		      const uint64_t *bits2, struct vs_error *err)
+{
+	const uint64_t bytes = VS_SELECT_PFNS / 8;
+	uint64_t nth = w->chunks.total;
+
+	if (vs_chunkmap_add(&w->chunks, index, err) < 0)
+		return -1;
+	if (w->d->sinks[0].readable)
+		return 0;
+	if (nth == w->bitmap2_cap) {
+		uint64_t cap = w->bitmap2_cap ? 2 * w->bitmap2_cap : 64;
+		uint8_t *p = realloc(w->bitmap2_mem, cap * bytes);
+
+		if (!p)
+			return vs_err_oom(err, "out of memory for the bitmap");
+		w->bitmap2_mem = p;
+		w->bitmap2_cap = cap;
+	}
+	memcpy(w->bitmap2_mem + nth * bytes, bits2, bytes);
+	return 0;
+}
+
 static int select_consume(void *arg, uint64_t index, void *slot,
 			  struct vs_error *err)
 {
 	struct kd_writer *w = arg;
 	struct select_slot *s = slot;
 	uint64_t off = index * (VS_SELECT_PFNS / 8);
-	uint64_t len = w->lay.bitmap_len - off;
+	uint64_t len = w->lay.bitmap_len - off, dumpable;
 
 	if (vs_check_cancel(w->d, err) < 0)
 		return -1;
@@ -309,19 +340,21 @@ static int select_consume(void *arg, uint64_t index, void *slot,
 		vs_vmemmap_note(w->vm, index * VS_SELECT_PFNS, VS_SELECT_PFNS,
 				s->bits1, s->bits2);
 	w->d->present += vs_bits_count(s->bits1, VS_SELECT_PFNS / 64);
-	w->ndumpable += vs_bits_count(s->bits2, VS_SELECT_PFNS / 64);
+	dumpable = vs_bits_count(s->bits2, VS_SELECT_PFNS / 64);
+	w->ndumpable += dumpable;
 	/* From here on the words hold the file's bytes. */
 	vs_bits_le(s->bits1, VS_SELECT_PFNS / 64);
 	vs_bits_le(s->bits2, VS_SELECT_PFNS / 64);
-	/* Every file of a split set carries both bitmaps whole. */
+	if (dumpable && list_chunk(w, index, s->bits2, err) < 0)
+		return -1;
+	/* Every file of a split set carries both bitmaps whole; a chunk
+	 * of zeros is a hole of a sparse file. */
 	for (unsigned i = 0; i < w->nouts; i++)
-		if (vs_sink_write(w->outs[i].sink, s->bits1, len,
-				  w->lay.bitmap1_off + off, err) < 0 ||
-		    vs_sink_write(w->outs[i].sink, s->bits2, len,
-				  w->lay.bitmap2_off + off, err) < 0)
+		if (vs_sink_write_sparse(w->outs[i].sink, s->bits1, len,
+					 w->lay.bitmap1_off + off, err) < 0 ||
+		    vs_sink_write_sparse(w->outs[i].sink, s->bits2, len,
+					 w->lay.bitmap2_off + off, err) < 0)
 			return -1;
-	if (w->bitmap2_mem)
-		memcpy(w->bitmap2_mem + off, s->bits2, len);
 	return 0;
 }
 
@@ -340,12 +373,12 @@ static int pad_bitmaps(struct kd_writer *w, uint64_t nchunks,
 	if (!zeros)
 		return vs_err_oom(err, "out of memory");
 	for (unsigned i = 0; i < w->nouts && ret == 0; i++)
-		if (vs_sink_write(w->outs[i].sink, zeros,
-				  w->lay.bitmap_len - covered,
-				  w->lay.bitmap1_off + covered, err) < 0 ||
-		    vs_sink_write(w->outs[i].sink, zeros,
-				  w->lay.bitmap_len - covered,
-				  w->lay.bitmap2_off + covered, err) < 0)
+		if (vs_sink_write_sparse(w->outs[i].sink, zeros,
+					 w->lay.bitmap_len - covered,
+					 w->lay.bitmap1_off + covered, err) < 0 ||
+		    vs_sink_write_sparse(w->outs[i].sink, zeros,
+					 w->lay.bitmap_len - covered,
+					 w->lay.bitmap2_off + covered, err) < 0)
 			ret = -1;
 	free(zeros);
 	return ret;
@@ -373,28 +406,26 @@ static int run_select(struct kd_writer *w, struct vs_error *err)
 
 /* --- -e: unused struct pages ------------------------------------------ */
 
-/* Clear pfns [PFN, PFN + N) from bitmap2 in every file (and in memory),
- * taking them off the dumpable count and the split histogram. */
-static int clear_vmemmap_pages(void *arg, uint64_t pfn, uint64_t n,
-			       struct vs_error *err)
+/* Clear pfns [PFN, END) of one selection chunk from bitmap2 in every
+ * file (and in memory), taking them off the dumpable count and the split
+ * histogram.  A chunk the select phase did not list has none set. */
+static int clear_in_chunk(struct kd_writer *w, uint64_t pfn, uint64_t end,
+			  struct vs_error *err)
 {
-	struct kd_writer *w = arg;
-	uint64_t end = pfn + n < w->d->max_mapnr ? pfn + n : w->d->max_mapnr;
-	uint64_t off, len;
-	uint8_t buf[VS_SELECT_PFNS / 8];
+	int64_t nth = vs_chunkmap_find(&w->chunks, pfn / VS_SELECT_PFNS);
+	uint64_t off = pfn / 8, len = (end - 1) / 8 + 1 - off;
+	uint8_t buf[VS_SELECT_PFNS / 8], *mem = NULL;
 
-	if (pfn >= end)
+	if (nth < 0)
 		return 0;
-	off = pfn / 8;
-	len = (end - 1) / 8 + 1 - off;
-	if (len > sizeof(buf))
-		return vs_err(err, "vmemmap range of %llu pages too long",
-			      (unsigned long long)n);
-	if (w->bitmap2_mem)
-		memcpy(buf, w->bitmap2_mem + off, len);
-	else if (vs_sink_read(w->outs[0].sink, buf, len,
-			      w->lay.bitmap2_off + off, err) < 0)
+	if (w->bitmap2_mem) {
+		mem = w->bitmap2_mem + (uint64_t)nth * (VS_SELECT_PFNS / 8) +
+		      off % (VS_SELECT_PFNS / 8);
+		memcpy(buf, mem, len);
+	} else if (vs_sink_read(w->outs[0].sink, buf, len,
+				w->lay.bitmap2_off + off, err) < 0) {
 		return -1;
+	}
 	for (uint64_t p = pfn; p < end; p++) {
 		uint8_t bit = (uint8_t)(1u << (p % 8));
 
@@ -405,12 +436,31 @@ static int clear_vmemmap_pages(void *arg, uint64_t pfn, uint64_t n,
 		if (w->split_hist)
 			w->split_hist[p / w->d->split_pfns]--;
 	}
-	if (w->bitmap2_mem)
-		memcpy(w->bitmap2_mem + off, buf, len);
+	if (mem)
+		memcpy(mem, buf, len);
 	for (unsigned i = 0; i < w->nouts; i++)
 		if (vs_sink_write(w->outs[i].sink, buf, len,
 				  w->lay.bitmap2_off + off, err) < 0)
 			return -1;
+	return 0;
+}
+
+/* Clear pfns [PFN, PFN + N) from bitmap2, a selection chunk at a time. */
+static int clear_vmemmap_pages(void *arg, uint64_t pfn, uint64_t n,
+			       struct vs_error *err)
+{
+	struct kd_writer *w = arg;
+	uint64_t end = pfn + n < w->d->max_mapnr ? pfn + n : w->d->max_mapnr;
+
+	while (pfn < end) {
+		uint64_t stop = (pfn / VS_SELECT_PFNS + 1) * VS_SELECT_PFNS;
+
+		if (stop > end)
+			stop = end;
+		if (clear_in_chunk(w, pfn, stop, err) < 0)
+			return -1;
+		pfn = stop;
+	}
 	return 0;
 }
 
@@ -428,11 +478,25 @@ static int exclude_vmemmap(struct kd_writer *w, struct vs_error *err)
 
 /* --- copy phase -------------------------------------------------------- */
 
-static int load_bits(struct kd_writer *w, uint64_t start, uint64_t n,
-		     uint64_t *bits, struct vs_error *err)
+/* Copy job INDEX: the first pfn of its piece of a listed chunk (a
+ * chunk is a whole number of copy chunks); *NTH = the chunk's place in
+ * the list. */
+static uint64_t copy_start(const struct kd_writer *w, uint64_t index,
+			   uint64_t *nth)
+{
+	uint64_t per = VS_SELECT_PFNS / w->copy_pfns;
+
+	*nth = index / per;
+	return vs_chunkmap_nth(&w->chunks, *nth) * VS_SELECT_PFNS +
+	       (index % per) * w->copy_pfns;
+}
+
+static int load_bits(struct kd_writer *w, uint64_t start, uint64_t nth,
+		     uint64_t n, uint64_t *bits, struct vs_error *err)
 {
 	if (w->bitmap2_mem)
-		memcpy(bits, w->bitmap2_mem + start / 8, n / 8);
+		memcpy(bits, w->bitmap2_mem + nth * (VS_SELECT_PFNS / 8) +
+		       start % VS_SELECT_PFNS / 8, n / 8);
 	else if (vs_sink_read(w->outs[0].sink, bits, n / 8,
 			      w->lay.bitmap2_off + start / 8, err) < 0)
 		return -1;
@@ -487,13 +551,13 @@ static int copy_work(void *worker, uint64_t index, void *slot,
 	const struct vs_dump *d = wk->d;
 	struct kd_writer *w = wk->writer;
 	struct copy_slot *s = slot;
-	uint64_t start = index * w->copy_pfns;
+	uint64_t nth, start = copy_start(w, index, &nth);
 	uint64_t n = chunk_pfns(w, start, w->copy_pfns);
 	int zero_level = d->level & VMSIFT_DL_ZERO;
 
 	s->npages = 0;
 	s->data_len = 0;
-	if (load_bits(w, start, n, s->bits, err) < 0)
+	if (n && load_bits(w, start, nth, n, s->bits, err) < 0)
 		return -1;
 	for (uint64_t i = 0; i < n; i++) {
 		struct page_rec *rec = &s->recs[s->npages];
@@ -607,8 +671,9 @@ static int copy_consume(void *arg, uint64_t index, void *slot,
 			d->dumped++;
 		}
 	}
+	/* Progress through the listed chunks: holes take no time. */
 	d->done = (index + 1) * w->copy_pfns;
-	vs_report_progress(d, d->done, d->max_mapnr);
+	vs_report_progress(d, d->done, w->chunks.total * VS_SELECT_PFNS);
 	return 0;
 }
 
@@ -667,7 +732,7 @@ static int write_zero_pages(struct kd_writer *w, struct vs_error *err)
 static int run_copy(struct kd_writer *w, struct vs_error *err)
 {
 	struct vs_dump *d = w->d;
-	uint64_t njobs = vs_div_round_up(d->max_mapnr, w->copy_pfns);
+	uint64_t njobs = w->chunks.total * (VS_SELECT_PFNS / w->copy_pfns);
 	unsigned nslots = 2 * d->nworkers;
 	struct copy_slot *slots = alloc_copy_slots(w, nslots);
 	static const struct vs_pipeline_ops ops = {
@@ -855,15 +920,6 @@ static int kdump_write(struct vs_dump *d, struct vs_error *err)
 	w.copy_pfns = vs_round_up((1u << 20) / d->in->page_size, 64);
 	if (new_outs(&w, err) < 0)
 		goto out;
-	if (!d->sinks[0].readable) {
-		w.bitmap2_mem = calloc(1, vs_round_up(vs_div_round_up(
-				d->max_mapnr, 8), d->in->page_size) +
-				VS_SELECT_PFNS / 8);
-		if (!w.bitmap2_mem) {
-			vs_err_oom(err, "out of memory for the bitmap");
-			goto out;
-		}
-	}
 	if (d->opts->exclude_vmemmap &&
 	    vs_vmemmap_new(&w.vm, d->filter, d->in, d->max_mapnr,
 			   &d->workers[0]->reader, err) < 0)
@@ -879,6 +935,7 @@ out:
 	vs_vmemmap_free(w.vm);
 	free(w.split_hist);
 	free(w.bitmap2_mem);
+	vs_chunkmap_free(&w.chunks);
 	free_outs(&w);
 	return ret;
 }

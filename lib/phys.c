@@ -113,8 +113,13 @@ void vs_phys_bits(const struct vs_input *in, uint64_t start, uint64_t n,
 {
 	uint64_t end = start + n;
 
+	size_t i = first_from(in, start << in->page_shift);
+
 	memset(bits, 0, n / 8);
-	for (size_t i = 0; i < in->nr_phys; i++) {
+	/* The segment before the first one at or above START may reach
+	 * into the chunk; those from the chunk's end on cannot. */
+	for (i = i ? i - 1 : 0; i < in->nr_phys &&
+	     in->phys[i].paddr >> in->page_shift < end; i++) {
 		const struct vs_segment *s = &in->phys[i];
 		uint64_t size = data ? s->filesz : s->memsz;
 		uint64_t first = s->paddr >> in->page_shift;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bitops.h"
 #include "format.h"
 
 int vs_reader_init(struct vs_reader *r, const struct vs_input *in,
@@ -111,5 +112,10 @@ int vs_input_page_bits(struct vs_reader *r, uint64_t start, uint64_t n,
 		       uint64_t *present, uint64_t *data, struct vs_error *err)
 {
 	vs_phys_bits(r->in, start, n, present, 0);
+	/* A hole in the address space: nothing to ask the format. */
+	if (vs_bits_count(present, n / 64) == 0) {
+		memset(data, 0, n / 8);
+		return 0;
+	}
 	return r->in->ops->data_bits(r, start, n, data, err);
 }

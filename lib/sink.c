@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "age.h"
 #include "kdump_format.h"
@@ -71,6 +72,7 @@ int vs_sink_open(struct vs_sink *s, int fd, const char *name, int flat,
 			      name);
 	mode = fcntl(fd, F_GETFL);
 	s->readable = mode >= 0 && (mode & O_ACCMODE) == O_RDWR;
+	s->sparse = S_ISREG(st.st_mode) && st.st_size == 0;
 	return 0;
 }
 
@@ -145,6 +147,37 @@ int vs_sink_write(struct vs_sink *s, const void *buf, size_t len,
 	return 0;
 }
 
+static int all_zero(const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+
+	return len == 0 || (p[0] == 0 && memcmp(p, p + 1, len - 1) == 0);
+}
+
+int vs_sink_write_sparse(struct vs_sink *s, const void *buf, size_t len,
+			 uint64_t off, struct vs_error *err)
+{
+	if (!s->sparse || s->dry_run || !all_zero(buf, len))
+		return vs_sink_write(s, buf, len, off, err);
+	if (s->limit && off + len > s->limit)
+		return full(s, len, off, err);
+	account(s, len, off);
+	return 0;
+}
+
+/* A sparse file whose last bytes were a hole: give it its length. */
+static int extend(struct vs_sink *s, struct vs_error *err)
+{
+	struct stat st;
+
+	if (fstat(s->fd, &st) < 0)
+		return vs_err_sys(err, "cannot stat '%s'", s->name);
+	if ((uint64_t)st.st_size < s->bytes &&
+	    ftruncate(s->fd, (off_t)s->bytes) < 0)
+		return failed(s, 0, s->bytes, err);
+	return 0;
+}
+
 int vs_sink_close(struct vs_sink *s, struct vs_error *err)
 {
 	static const uint8_t end[sizeof(struct flat_record)] = {
@@ -162,6 +195,8 @@ int vs_sink_close(struct vs_sink *s, struct vs_error *err)
 		s->bytes = file_size(s, s->bytes);
 		vs_sink_release(s);
 	}
+	if (s->sparse && !s->dry_run)
+		return extend(s, err);
 	return 0;
 }
 

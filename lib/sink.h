@@ -21,6 +21,8 @@ struct vs_sink {
 	const char *name;
 	int flat;                    /* flattened stream */
 	int readable;                /* seekable and open for reading too */
+	int sparse;                  /* a regular file empty at open: what
+					is not written reads as zeros */
 	int dry_run;                 /* count, write nothing */
 	uint64_t limit;              /* -L: the file (or stream) size at most */
 	uint64_t bytes;              /* the output's size so far */
@@ -45,8 +47,14 @@ int vs_sink_recipients(const char *const *rcpts, unsigned n, uint8_t (**pks)[32]
 void vs_sink_release(struct vs_sink *s);
 int vs_sink_write(struct vs_sink *s, const void *buf, size_t len,
 		  uint64_t off, struct vs_error *err);
+/* As vs_sink_write, but a BUF of zeros is only counted when the file
+ * is sparse: a hole reads the same, and costs no disk and no time (the
+ * bitmaps of a large address span are mostly zeros). */
+int vs_sink_write_sparse(struct vs_sink *s, const void *buf, size_t len,
+			 uint64_t off, struct vs_error *err);
 /* Ends a flattened stream with its end marker (and an encrypted one
- * with its last chunk). */
+ * with its last chunk); makes a sparse file as long as its furthest
+ * write, holes included. */
 int vs_sink_close(struct vs_sink *s, struct vs_error *err);
 /* Read back what was written at OFF (only if s->readable). */
 int vs_sink_read(const struct vs_sink *s, void *buf, size_t len, uint64_t off,
