@@ -4,7 +4,7 @@
 # finds no error, and each package holds what it must (tools/build-debs;
 # about two minutes).  When the cached Debian 12 root file system of
 # tests/harness/kdump-tools-e2e is warm (make e2e-kdump-tools built it;
-# about 6 minutes then): the end-to-end run under Debian's kdump-tools
+# about 14 minutes on the shared 2-core host): the end-to-end run under Debian's kdump-tools
 # with vmsift's packages.  VMSIFT_NO_QEMU=1 skips that run, visibly.
 # Sourced by tests/run.
 
