@@ -117,6 +117,15 @@ fuzz:
 bench: vmsift
 	bench/run
 
+# make e2e-kdump-tools: vmsift's Debian packages under Debian 12's own
+# kdump-tools in a QEMU guest, then Debian's makedumpfile in the same
+# guest (doc/dropin.md's table), then a stub in vmsift's place, which
+# must fail the checks (tests/harness/kdump-tools-e2e, doc/testing.md).
+e2e-kdump-tools:
+	tests/harness/kdump-tools-e2e --tool vmsift
+	tests/harness/kdump-tools-e2e --tool makedumpfile
+	tests/harness/kdump-tools-e2e --tool stub --expect-fail --debs tests/work/debs
+
 clean:
 	rm -f lib/*.o cli/*.o lib/libvmsift.a lib/libvmsift.so lib/libvmsift.so.0 \
 		vmsift vmsift-static $(CROSS_ARCHS:%=vmsift-static.%) \
@@ -155,4 +164,4 @@ uninstall:
 		$(DESTDIR)$(INCLUDEDIR)/vmsift.h $(DESTDIR)$(PKGCONFIGDIR)/vmsift.pc \
 		$(DESTDIR)$(MANDIR)/man8/vmsift.8.gz
 
-.PHONY: all static check demo sanitize fuzz bench clean install uninstall
+.PHONY: all static check demo sanitize fuzz bench clean install uninstall e2e-kdump-tools
