@@ -81,8 +81,8 @@ $(VMSIFT_CACHE)/sysroot-%/.complete:
 
 vmsift-static: $(CLI_SRC) $(LIB_SRC) $(HDRS) $(STAMP)
 vmsift-static $(CROSS_ARCHS:%=vmsift-static.%):
-	$(CC) $(CROSS_CPPFLAGS) $(CFLAGS) -static -o $@ $(CLI_SRC) $(LIB_SRC) \
-		$(CROSS_LDFLAGS) $(LDFLAGS) $(LDLIBS) -lstdc++ -lm  # static snappy is C++
+	$(CC) $(CROSS_CPPFLAGS) $(CFLAGS) -DVMSIFT_NO_BTF -static -o $@ $(CLI_SRC) $(LIB_SRC) \
+		$(CROSS_LDFLAGS) $(LDFLAGS) $(filter-out -lbpf,$(LDLIBS)) -lstdc++ -lm  # static snappy is C++; no libbpf in the sysroots (typeinfo_btf.c)
 
 bench/ceiling: bench/ceiling.c lib/libvmsift.a $(STAMP)
 	$(CC) $(CFLAGS) -o $@ bench/ceiling.c lib/libvmsift.a $(LDFLAGS) $(LDLIBS)
