@@ -52,6 +52,7 @@ int vs_typeinfo_btf_new(struct vs_typeinfo *ti, const void *btf, size_t size,
 #include <string.h>
 
 #include <bpf/btf.h>
+#include <bpf/libbpf.h>
 
 #include "arch.h"
 #include "input.h"
@@ -449,6 +450,8 @@ int vs_typeinfo_btf_new(struct vs_typeinfo *ti, const void *data, size_t size,
 			struct vs_error *err)
 {
 	struct ti_btf *b = calloc(1, sizeof(*b));
+	libbpf_print_fn_t prev;
+	int saved;
 
 	ti->ops = NULL;
 	ti->ctx = NULL;
@@ -463,7 +466,14 @@ int vs_typeinfo_btf_new(struct vs_typeinfo *ti, const void *data, size_t size,
 		return vs_err(err, "BTF of %zu bytes: more than %u", size,
 			      VS_BTF_MAX);
 	}
+	/* libbpf prints its complaints to stderr unless told otherwise; the
+	 * library never prints: silence it for the parse, then put back the
+	 * host program's printer (libbpf keeps one per process). */
+	prev = libbpf_set_print(NULL);
 	b->btf = btf__new(data, (uint32_t)size);
+	saved = errno;
+	libbpf_set_print(prev);
+	errno = saved;
 	if (!b->btf) {
 		ti_free(b);
 		return vs_err(err, "libbpf cannot parse the BTF (%zu bytes): %s",
