@@ -34,7 +34,8 @@ static const struct option long_opts[] = {
 	{ "vtop", required_argument, NULL, OPT_UNSUPPORTED },
 	{ "dump-dmesg", no_argument, NULL, OPT_DUMP_DMESG },
 	{ "partial-dmesg", no_argument, NULL, OPT_PARTIAL_DMESG },
-	{ "config", required_argument, NULL, OPT_UNSUPPORTED },
+	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "erase-ignore-missing", no_argument, NULL, OPT_ERASE_IGNORE_MISSING },
 	{ "diskset", required_argument, NULL, OPT_UNSUPPORTED },
 	{ "eppic", required_argument, NULL, OPT_UNSUPPORTED },
 	{ "mem-usage", no_argument, NULL, OPT_UNSUPPORTED },
@@ -66,6 +67,8 @@ static void usage(FILE *f)
 "  --split          write N kdump files, each a pfn range, in one pass\n"
 "  --splitblock-size KB  the unit that balances --split (default 1 GiB)\n"
 "  --reassemble     merge split files into the file a direct dump gives\n"
+"  --config FILE    erase the kernel data FILE's rules name (doc/erase.md)\n"
+"  --erase-ignore-missing  skip a --config rule naming what the kernel lacks\n"
 "  -d LEVEL         exclude pages: 1 zero, 2 non-private cache,\n"
 "                   4 private cache, 8 user data, 16 free (sum, 0-31)\n"
 "  -f               overwrite an existing DUMPFILE\n"
@@ -143,6 +146,8 @@ static int parse_option(struct cli *c, int opt, const char *arg)
 		c->opts.splitblock_size = (uint64_t)v << 10;
 		return 0;
 	case OPT_DRY_RUN: c->opts.dry_run = 1; return 0;
+	case OPT_CONFIG: c->opts.erase_config = arg; return 0;
+	case OPT_ERASE_IGNORE_MISSING: c->opts.erase_ignore_missing = 1; return 0;
 	case 'L':
 		if (cli_parse_size(arg, &c->opts.size_limit) < 0)
 			return cli_error("invalid size limit '%s' (bytes, or "

@@ -113,6 +113,8 @@ struct vmsift_options {
 	int dry_run;                 /* do everything but write (--dry-run) */
 	vmsift_progress_fn *progress;
 	void *progress_arg;
+	const char *erase_config;    /* --config: erase rules (doc/erase.md) */
+	int erase_ignore_missing;    /* skip rules naming what the kernel lacks */
 };
 
 #define VMSIFT_OPTIONS_INIT { .struct_size = sizeof(struct vmsift_options) }

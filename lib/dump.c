@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "erase_setup.h"
 #include "session.h"
 #include "writer.h"
 
@@ -22,6 +23,7 @@ static void free_workers(struct vs_dump *d)
 		if (w->codec_ctx)
 			d->codec->ctx_free(w->codec_ctx);
 		vs_reader_fini(&w->reader);
+		free(w->erase_page);
 		free(w);
 	}
 	free(d->workers);
@@ -42,6 +44,8 @@ static int new_workers(struct vs_dump *d, struct vs_error *err)
 		w->d = d;
 		if (vs_reader_init(&w->reader, d->in, err) < 0)
 			return -1;
+		if (d->erase && !(w->erase_page = malloc(d->in->page_size)))
+			return vs_err_oom(err, "out of memory");
 		if (d->codec) {
 			w->codec_ctx = d->codec->ctx_new(d->opts->codec_level);
 			if (!w->codec_ctx)
@@ -139,6 +143,20 @@ static void close_sinks(struct vs_dump *d, struct vs_error *err)
 		vs_sink_close(&d->sinks[i], err);
 }
 
+/* --config: the rules resolved before any page is read. */
+static int setup_erase(struct vmsift *vs, struct vs_dump *d,
+		       struct vs_error *err)
+{
+	const struct vmsift_options *o = d->opts;
+	struct vs_erase_opts eo = { .nparts = d->nsinks,
+				    .ignore_missing = o->erase_ignore_missing };
+
+	if (!o->erase_config)
+		return 0;
+	return vs_erase_setup(&d->erase, &vs->in, &vs->ti, o->erase_config,
+			      &eo, err);
+}
+
 static int run_dump(struct vmsift *vs, struct vs_dump *d, const int *fds,
 		    const char *const *names, struct vs_error *err)
 {
@@ -152,6 +170,10 @@ static int run_dump(struct vmsift *vs, struct vs_dump *d, const int *fds,
 		d->level |= (unsigned)vs->in.prev.dump_level & VMSIFT_DL_MAX;
 	if (vs_filter_new(&filter, &vs->in, d->level, err) < 0)
 		return -1;
+	if (setup_erase(vs, d, err) < 0) {
+		vs_filter_free(filter);
+		return -1;
+	}
 	d->filter = filter;
 	d->max_mapnr = vs->in.max_mapnr;
 	if (vs_filter_max_pfn(filter) && vs_filter_max_pfn(filter) < d->max_mapnr)
@@ -173,6 +195,8 @@ static int run_dump(struct vmsift *vs, struct vs_dump *d, const int *fds,
 	keep_doubts(vs, filter, &d->counts);
 	free_workers(d);
 	vs_filter_free(filter);
+	vs_erase_free(d->erase);
+	d->erase = NULL;
 	return ret;
 }
 

@@ -49,8 +49,13 @@ struct elf_writer {
 	size_t npieces, cap;
 	uint64_t data_off;
 	uint64_t notes_off;
+	uint64_t erase_note_off;     /* the ERASEINFO note (--config), or 0 */
+	uint64_t erase_desc;         /* its descriptor's size */
 	Elf64_Ehdr eh;
 };
+
+#define ERASE_NOTE_NAME "ERASEINFO"   /* 10 bytes with its NUL */
+#define ERASE_NOTE_HDR (12u + 12u)    /* Elf64_Nhdr + the name, padded */
 
 static int elf_select_work(void *worker, uint64_t index, void *slot,
 			   struct vs_error *err)
@@ -221,6 +226,13 @@ static int plan_pieces(struct elf_writer *w, struct vs_error *err)
 		off += sizeof(Elf64_Shdr);
 	w->notes_off = off;
 	off += in->notes_size;
+	/* makedumpfile reserves room for the text as if every range were
+	 * stored whole; what is written is padded with zeros to it. */
+	if (w->d->erase && (w->erase_desc = vs_erase_text_bound(w->d->erase))) {
+		w->erase_note_off = w->notes_off + vs_round_up(in->notes_size, 4);
+		off = w->erase_note_off + ERASE_NOTE_HDR +
+		      vs_round_up(w->erase_desc, 4);
+	}
 	for (size_t i = 0; i < w->npieces; i++) {
 		w->pieces[i].offset = off;
 		off += w->pieces[i].filesz;
@@ -270,6 +282,9 @@ static int write_phdrs(struct elf_writer *w, struct vs_error *err)
 	ph[0].p_type = PT_NOTE;
 	ph[0].p_offset = w->notes_off;
 	ph[0].p_filesz = ph[0].p_memsz = in->notes_size;
+	if (w->erase_desc)
+		ph[0].p_filesz = ph[0].p_memsz = in->notes_size +
+			ERASE_NOTE_HDR + vs_round_up(w->erase_desc, 4);
 	for (size_t i = 0; i < w->npieces; i++) {
 		const struct elf_piece *p = &w->pieces[i];
 
@@ -309,8 +324,11 @@ static int copy_piece(struct elf_writer *w, const struct elf_piece *p,
 
 		if (vs_check_cancel(d, err) < 0 ||
 		    vs_read_phys(&d->workers[0]->reader, p->paddr + done, buf,
-				 n, err) < 0 ||
-		    vs_sink_write(d->sinks, buf, n, p->offset + done, err) < 0)
+				 n, err) < 0)
+			return -1;
+		if (d->erase)
+			vs_erase_buf(d->erase, 0, p->paddr + done, buf, n);
+		if (vs_sink_write(d->sinks, buf, n, p->offset + done, err) < 0)
 			return -1;
 		done += n;
 		d->done += n >> sh;
@@ -329,6 +347,35 @@ static int copy_pieces(struct elf_writer *w, struct vs_error *err)
 	for (size_t i = 0; i < w->npieces && ret == 0; i++)
 		ret = copy_piece(w, &w->pieces[i], buf, err);
 	free(buf);
+	return ret;
+}
+
+static void put32(const struct vs_machine *m, uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * (m->big_endian ? 3 - i : i)));
+}
+
+/* The ERASEINFO note: its header and name, the text of what was erased,
+ * zeros to the size reserved. */
+static int write_erase_note(struct elf_writer *w, struct vs_error *err)
+{
+	size_t room = ERASE_NOTE_HDR + vs_round_up(w->erase_desc, 4);
+	uint8_t *note;
+	int ret;
+
+	if (!w->erase_desc)
+		return 0;
+	note = calloc(1, room);
+	if (!note)
+		return vs_err_oom(err, "out of memory");
+	put32(&w->d->in->order, note, sizeof(ERASE_NOTE_NAME));
+	put32(&w->d->in->order, note + 4, (uint32_t)w->erase_desc);
+	memcpy(note + 12, ERASE_NOTE_NAME, sizeof(ERASE_NOTE_NAME));
+	vs_erase_text(w->d->erase, 0, (char *)note + ERASE_NOTE_HDR,
+		      w->erase_desc);
+	ret = vs_sink_write(w->d->sinks, note, room, w->erase_note_off, err);
+	free(note);
 	return ret;
 }
 
@@ -360,6 +407,8 @@ static int elf_write(struct vs_dump *d, struct vs_error *err)
 		goto out;
 	}
 	d->copy_seconds = vs_now() - t;
+	if (write_erase_note(&w, err) < 0)
+		goto out;
 	ret = write_ehdr(&w, 0, err);
 out:
 	free(w.pieces);

@@ -78,6 +78,7 @@ struct kd_out {
 	uint64_t desc_done;          /* descriptors already in the file */
 	uint8_t *data;
 	size_t data_len;
+	uint64_t erase_off, erase_size;   /* the eraseinfo text (--config) */
 };
 
 struct kd_writer {
@@ -225,6 +226,8 @@ static int write_sub_header(struct kd_writer *w, const struct kd_out *o,
 	}
 	sh.offset_note = w->lay.notes_off;
 	sh.size_note = in->notes_size;
+	sh.offset_eraseinfo = o->erase_off;
+	sh.size_eraseinfo = o->erase_size;
 	sh.max_mapnr_64 = d->max_mapnr;
 	if (w->nouts > 1) {
 		sh.split = 1;
@@ -385,6 +388,23 @@ static void store_page(const struct vs_dump *d, struct vs_worker *wk,
 	s->data_len += n;
 }
 
+/* The split file that stores PFN (the outputs cover [0, max_mapnr) in
+ * order). */
+static unsigned part_of(const struct kd_writer *w, uint64_t pfn)
+{
+	unsigned lo = 0, hi = w->nouts - 1;
+
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (pfn >= w->outs[mid].end)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* The hot loop: every dumpable page passes here once. */
 static int copy_work(void *worker, uint64_t index, void *slot,
 		     struct vs_error *err)
@@ -412,6 +432,10 @@ static int copy_work(void *worker, uint64_t index, void *slot,
 					  (unsigned long long)(start + i));
 		s->npages++;
 		rec->pfn = start + i;
+		/* Erased before the zero test, as makedumpfile does. */
+		if (d->erase)
+			page = vs_erase_page(d->erase, part_of(w, start + i),
+					     start + i, page, wk->erase_page);
 		if (zero_level && vs_is_zero(page, d->in->page_size)) {
 			rec->zero = 1;
 			rec->size = (uint32_t)d->in->page_size;
@@ -650,6 +674,35 @@ static int write_sub_headers(struct kd_writer *w, struct vs_error *err)
 	return 0;
 }
 
+/* --config: each file's eraseinfo text after its page data, and its sub
+ * header rewritten to point to it (makedumpfile's order). */
+static int write_eraseinfo(struct kd_writer *w, struct vs_error *err)
+{
+	for (unsigned i = 0; w->d->erase && i < w->nouts; i++) {
+		struct kd_out *o = &w->outs[i];
+		size_t n = vs_erase_text(w->d->erase, i, NULL, 0);
+		char *text;
+		int ret;
+
+		if (!n)
+			continue;
+		text = malloc(n);
+		if (!text)
+			return vs_err_oom(err, "out of memory");
+		vs_erase_text(w->d->erase, i, text, n);
+		ret = vs_sink_write(o->sink, text, n, o->data_next, err);
+		free(text);
+		if (ret < 0)
+			return -1;
+		o->erase_off = o->data_next;
+		o->erase_size = n;
+		o->data_next += n;
+		if (write_sub_header(w, o, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int write_all(struct kd_writer *w, struct vs_error *err)
 {
 	double t;
@@ -678,6 +731,8 @@ static int write_all(struct kd_writer *w, struct vs_error *err)
 		return -1;
 	}
 	w->d->copy_seconds = vs_now() - t;
+	if (write_eraseinfo(w, err) < 0)
+		return -1;
 	w->hdr.status &= ~KDUMP_INCOMPLETE;
 	return write_headers(w, err);
 }

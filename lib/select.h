@@ -18,6 +18,7 @@
 #include <stdatomic.h>
 
 #include "codec.h"
+#include "erase.h"
 #include "filter.h"
 #include "input.h"
 #include "pipeline.h"
@@ -52,6 +53,7 @@ struct vs_dump {
 	uint64_t done;                        /* pfns handled, for progress */
 	int incomplete;                       /* cut short */
 	atomic_int *cancel;                   /* vmsift_cancel() was called */
+	struct vs_erase *erase;               /* --config; NULL: none */
 	double select_seconds, copy_seconds;  /* time of each phase */
 };
 
@@ -61,6 +63,7 @@ struct vs_worker {
 	void *codec_ctx;
 	void *writer;                         /* the format writer's state */
 	struct vs_counts counts;              /* summed by the orchestration */
+	uint8_t *erase_page;                  /* a page, when d->erase */
 };
 
 /* Fails with "interrupted" once vmsift_cancel() was called: the writers

@@ -40,7 +40,14 @@ void vmsift_free(struct vmsift *vs)
 	if (vs->opened)
 		vs_input_close(&vs->in);
 	free(vs->doubts);
+	vs_typeinfo_free(&vs->ti);
 	free(vs);
+}
+
+void vs_session_set_typeinfo(struct vmsift *vs, struct vs_typeinfo ti)
+{
+	vs_typeinfo_free(&vs->ti);
+	vs->ti = ti;
 }
 
 const char *vmsift_error(const struct vmsift *vs)

@@ -12,6 +12,7 @@
 
 #include "error.h"
 #include "input.h"
+#include "typeinfo.h"
 #include "vmsift.h"
 
 struct vmsift {
@@ -21,6 +22,11 @@ struct vmsift {
 	struct vmsift_stats stats;
 	char *doubts;                /* what filtering found doubtful */
 	atomic_int cancel;           /* set by vmsift_cancel() */
+	struct vs_typeinfo ti;       /* symbols and types (-x, BTF); owned */
 };
+
+/* Give the session its source of symbols and types (typeinfo.h), which
+ * it frees; the one before is freed. */
+void vs_session_set_typeinfo(struct vmsift *vs, struct vs_typeinfo ti);
 
 #endif

@@ -1,0 +1,1024 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * erase.c - --config rules resolved to physical pieces and applied to
+ * pages (erase.h).
+ *
+ * Evaluation follows makedumpfile.conf(5) as makedumpfile reads it, so
+ * that the same config erases the same bytes:
+ *  - an expression SYM.a.b walks members; a pointer on the way is
+ *    followed (one level), a NULL one ends the rule quietly;
+ *  - the end of the walk is erased: for a pointer the data it points to
+ *    (sizeof the pointee; for char * its strlen, at most 1024), for an
+ *    array all of it (elements x the base type's size, pointer arrays x
+ *    the pointer size), else the object;
+ *  - "nullify" zeroes a pointer; "size N" and "size EXPR" set the length.
+ * Resolved ranges are kept once per start address (the longest wins, the
+ * first rule keeps the eraseinfo line), translated page by page and cut
+ * into pieces that never cross a page, sorted by physical address.
+ */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "erase.h"
+
+#define EV_MAX_DEPTH 32              /* pointer/array levels of one type */
+#define EV_STRLEN_MAX 1024           /* makedumpfile's bound for char * */
+#define EV_MAX_ITER (1ULL << 22)
+#define EV_MAX_PIECES (1u << 22)
+#define EV_MAX_SIZE (1ULL << 30)     /* one range at most */
+#define EV_FILL 'X'
+
+/* A type as makedumpfile's rules see it: the flags met on the way from
+ * the declared type to its base (pointers, arrays), and the base. */
+struct ev_type {
+	uint64_t id;                 /* the declared type */
+	int ptr, array;
+	uint64_t nelem;              /* the outermost array's length */
+	uint64_t base;               /* 0: void */
+	enum vs_ti_kind kind;        /* the base's */
+	uint64_t size;               /* the base's, 0 for void */
+	const char *name;            /* the base's, "void", or NULL */
+};
+
+/* One value of an expression (makedumpfile's config_entry). */
+struct ev_val {
+	uint64_t sym_addr;           /* where the object is */
+	uint64_t vaddr;              /* the object, or what it points to */
+	uint64_t size;
+	struct ev_type t;
+	int null;                    /* a NULL pointer on the way */
+	uint64_t parent_addr;        /* the previous step's sym_addr */
+	struct ev_type parent;
+};
+
+struct ev_inst {
+	unsigned cmd;                /* the erase command (global index) */
+	uint64_t vaddr, paddr, size;
+	int nullify, dropped;
+	size_t seq;                  /* creation order */
+};
+
+struct ev_piece {
+	uint64_t paddr;
+	uint32_t len;
+	uint32_t inst;
+};
+
+struct vs_erase {
+	unsigned nparts;
+	uint64_t page_size;
+	char **cmd_text;             /* per erase command */
+	unsigned ncmds;
+	struct ev_inst *inst;
+	size_t ninst, inst_cap;
+	struct ev_piece *pieces;
+	size_t npieces;
+	_Atomic uint64_t *applied;   /* [part * ninst + inst] */
+	void *applied_mem;           /* the same, to free */
+	unsigned skipped;
+	char skip_msg[VS_ERR_MAX];
+};
+
+struct ev {
+	const struct vs_typeinfo *ti;
+	const struct vs_erase_mem *mem;
+	const struct vs_erase_opts *opts;
+	struct vs_erase *e;
+	struct vs_error *err;
+	const char *var;             /* the loop's variable */
+	struct ev_val var_val;
+	unsigned cmd_base;           /* global index of the rule's first erase */
+	int line;
+};
+
+/* --- types -------------------------------------------------------------- */
+
+static int ti_type(struct ev *ev, uint64_t id, struct vs_ti_type *out)
+{
+	return ev->ti->ops->type(ev->ti->ctx, id, out, ev->err);
+}
+
+static int describe(struct ev *ev, uint64_t id, struct ev_type *t)
+{
+	struct vs_ti_type ty;
+
+	memset(t, 0, sizeof(*t));
+	t->id = id;
+	for (int depth = 0; id && depth < EV_MAX_DEPTH; depth++) {
+		if (ti_type(ev, id, &ty) < 0)
+			return -1;
+		if (ty.kind == VS_TI_PTR) {
+			t->ptr = 1;
+		} else if (ty.kind == VS_TI_ARRAY) {
+			if (!t->array)
+				t->nelem = ty.nelem;
+			t->array = 1;
+		} else {
+			t->base = id;
+			t->kind = ty.kind;
+			t->size = ty.kind == VS_TI_OTHER && !ty.size ? 0 : ty.size;
+			t->name = ty.name;
+			return 0;
+		}
+		id = ty.target;
+	}
+	if (id)
+		return vs_err(ev->err, "type 0x%llx nests more than %d "
+			      "pointers or arrays", (unsigned long long)t->id,
+			      EV_MAX_DEPTH);
+	t->kind = VS_TI_OTHER;   /* void */
+	t->name = "void";
+	return 0;
+}
+
+static int is_char(const struct ev_type *t)
+{
+	return t->kind == VS_TI_INT && t->name && strcmp(t->name, "char") == 0;
+}
+
+static int is_list_head(const struct ev_type *t)
+{
+	return !t->ptr && !t->array && t->kind == VS_TI_STRUCT && t->name &&
+	       strcmp(t->name, "list_head") == 0;
+}
+
+static int is_void(const struct ev_type *t)
+{
+	return t->base == 0 || (t->kind == VS_TI_OTHER && t->size == 0);
+}
+
+/* --- memory ------------------------------------------------------------- */
+
+static int read_ptr(struct ev *ev, uint64_t vaddr, uint64_t *out)
+{
+	uint8_t b[8];
+	unsigned n = ev->mem->ptr_size;
+
+	if (ev->mem->read(ev->mem->ctx, vaddr, b, n, ev->err) < 0)
+		return vs_err_ctx(ev->err, "pointer at 0x%llx",
+				  (unsigned long long)vaddr);
+	*out = 0;
+	for (unsigned i = 0; i < n; i++) {
+		unsigned k = ev->mem->big_endian ? i : n - 1 - i;
+
+		*out = (*out << 8) | b[k];
+	}
+	return 0;
+}
+
+static int read_uint(struct ev *ev, uint64_t vaddr, unsigned n,
+		     uint64_t *out)
+{
+	uint8_t b[8];
+
+	if (ev->mem->read(ev->mem->ctx, vaddr, b, n, ev->err) < 0)
+		return vs_err_ctx(ev->err, "value at 0x%llx",
+				  (unsigned long long)vaddr);
+	*out = 0;
+	for (unsigned i = 0; i < n; i++) {
+		unsigned k = ev->mem->big_endian ? i : n - 1 - i;
+
+		*out = (*out << 8) | b[k];
+	}
+	return 0;
+}
+
+/* makedumpfile reads 1024 bytes at once: unreadable means 0. */
+static uint64_t str_len(struct ev *ev, uint64_t vaddr)
+{
+	char buf[EV_STRLEN_MAX + 1];
+	struct vs_error ignored;
+
+	if (!vaddr || ev->mem->read(ev->mem->ctx, vaddr, buf, EV_STRLEN_MAX,
+				    &ignored) < 0)
+		return 0;
+	buf[EV_STRLEN_MAX] = '\0';
+	return strlen(buf);
+}
+
+/* --- expressions -------------------------------------------------------- */
+
+/* The value at V.sym_addr seen through V.t: follow a pointer. */
+static int finish(struct ev *ev, struct ev_val *v)
+{
+	v->vaddr = v->sym_addr;
+	v->size = v->t.size;
+	if (v->t.ptr && !v->t.array) {
+		if (read_ptr(ev, v->sym_addr, &v->vaddr) < 0)
+			return -1;
+		if (is_void(&v->t))
+			v->size = 0;
+		else if (is_char(&v->t))
+			v->size = str_len(ev, v->vaddr);
+	}
+	return 0;
+}
+
+static int apply_index(struct ev *ev, struct ev_val *v, uint64_t index,
+		       const char *name)
+{
+	struct vs_ti_type ty;
+	uint64_t id = v->t.id;
+
+	if (index == VS_EC_NO_INDEX)
+		return finish(ev, v);
+	if (ti_type(ev, id, &ty) < 0)
+		return -1;
+	if (ty.kind != VS_TI_ARRAY)
+		return vs_err(ev->err, "'%s' is not an array: [%llu] needs one",
+			      name, (unsigned long long)index);
+	if (ty.nelem && index >= ty.nelem)
+		return vs_err(ev->err, "index %llu is past the end of '%s' "
+			      "(%llu elements)", (unsigned long long)index,
+			      name, (unsigned long long)ty.nelem);
+	if (describe(ev, ty.target, &v->t) < 0 || ti_type(ev, ty.target,
+							   &ty) < 0)
+		return -1;
+	v->sym_addr += index * ty.size;
+	return finish(ev, v);
+}
+
+static int type_of_symbol(struct ev *ev, const struct vs_ec_expr *x,
+			  uint64_t *type)
+{
+	const struct vs_typeinfo_ops *ops = ev->ti->ops;
+	const char *sym = x->parts[0].name;
+	struct vs_error derr;
+	uint64_t declared;
+	struct ev_type a, b;
+
+	if (!x->type) {
+		if (ops->symbol_type(ev->ti->ctx, sym, type, ev->err) == 0)
+			return 0;
+		return vs_err_ctx(ev->err, "no type for '%s' (name it: "
+				  "%s:TYPE, e.g. %s:task_struct or %s:char*)",
+				  sym, sym, sym, sym);
+	}
+	if (ops->type_by_name(ev->ti->ctx, x->type, type, ev->err) < 0)
+		return vs_err_ctx(ev->err, "type '%s' of '%s'", x->type, sym);
+	/* A source that knows the declared type (DWARF) checks :TYPE. */
+	if (ops->symbol_type(ev->ti->ctx, sym, &declared, &derr) < 0)
+		return 0;
+	if (describe(ev, declared, &a) < 0 || describe(ev, *type, &b) < 0)
+		return -1;
+	if (a.ptr != b.ptr || a.array != b.array || a.kind != b.kind ||
+	    a.size != b.size || (a.name && b.name && strcmp(a.name, b.name)))
+		return vs_err(ev->err, "'%s:%s' does not match the declared "
+			      "type of '%s' (%s%s%s)", sym, x->type, sym,
+			      a.name ? a.name : "?", a.ptr ? " *" : "",
+			      a.array ? " []" : "");
+	return 0;
+}
+
+static int resolve_symbol(struct ev *ev, const struct vs_ec_expr *x,
+			  struct ev_val *v)
+{
+	const char *sym = x->parts[0].name;
+	uint64_t type;
+
+	memset(v, 0, sizeof(*v));
+	if (ev->var && strcmp(sym, ev->var) == 0) {
+		*v = ev->var_val;
+		if (x->parts[0].index != VS_EC_NO_INDEX)
+			return vs_err(ev->err, "the loop's variable '%s' takes "
+				      "no index", sym);
+		return 0;
+	}
+	if (ev->ti->ops->symbol(ev->ti->ctx, sym, &v->sym_addr, ev->err) < 0)
+		return -1;
+	if (type_of_symbol(ev, x, &type) < 0 || describe(ev, type, &v->t) < 0)
+		return -1;
+	return apply_index(ev, v, x->parts[0].index, sym);
+}
+
+static int step_member(struct ev *ev, struct ev_val *v,
+		       const struct vs_ec_part *part)
+{
+	uint64_t off, mtype;
+
+	if (v->t.kind != VS_TI_STRUCT && v->t.kind != VS_TI_UNION)
+		return vs_err(ev->err, "'%s' is not a struct or union: no "
+			      "member '%s'", v->t.name ? v->t.name : "?",
+			      part->name);
+	if (ev->ti->ops->member(ev->ti->ctx, v->t.base, part->name, &off,
+				&mtype, ev->err) < 0)
+		return -1;
+	v->parent_addr = v->sym_addr;
+	v->parent = v->t;
+	v->sym_addr = v->vaddr + off;
+	if (describe(ev, mtype, &v->t) < 0)
+		return -1;
+	return apply_index(ev, v, part->index, part->name);
+}
+
+/* Evaluate X into V; V->null when a NULL pointer ends the walk. */
+static int resolve(struct ev *ev, const struct vs_ec_expr *x,
+		   struct ev_val *v)
+{
+	if (resolve_symbol(ev, x, v) < 0)
+		return vs_err_ctx(ev->err, "'%s'", x->text);
+	for (unsigned i = 1; i < x->nparts; i++) {
+		if (!v->vaddr) {
+			v->null = 1;
+			return 0;
+		}
+		if (step_member(ev, v, &x->parts[i]) < 0)
+			return vs_err_ctx(ev->err, "'%s'", x->text);
+	}
+	return 0;
+}
+
+/* A size expression's value: an integer of at most 8 bytes. */
+static int eval_size(struct ev *ev, const struct vs_ec_expr *x,
+		     uint64_t *size)
+{
+	struct ev_val v;
+	uint64_t n = 0;
+
+	*size = 0;
+	if (resolve(ev, x, &v) < 0)
+		return -1;
+	if (v.null)
+		return 0;
+	if (v.t.array || v.t.kind != VS_TI_INT || v.t.size == 0 ||
+	    v.t.size > 8)
+		return vs_err(ev->err, "size '%s' is not an integer", x->text);
+	if (read_uint(ev, v.vaddr, (unsigned)v.t.size, &n) < 0)
+		return vs_err_ctx(ev->err, "size '%s'", x->text);
+	if ((int64_t)n <= 0)
+		return 0;
+	if (n > EV_MAX_SIZE)
+		return vs_err(ev->err, "size '%s' is %llu bytes: implausible",
+			      x->text, (unsigned long long)n);
+	*size = n;
+	return 0;
+}
+
+/* --- ranges ------------------------------------------------------------- */
+
+static int add_inst(struct ev *ev, unsigned cmd, uint64_t vaddr,
+		    uint64_t size, int nullify)
+{
+	struct vs_erase *e = ev->e;
+	struct ev_inst *in;
+	uint64_t span;
+
+	if (e->ninst == e->inst_cap) {
+		size_t cap = e->inst_cap ? 2 * e->inst_cap : 64;
+		struct ev_inst *n = realloc(e->inst, cap * sizeof(*n));
+
+		if (!n)
+			return vs_err_oom(ev->err, "out of memory");
+		e->inst = n;
+		e->inst_cap = cap;
+	}
+	in = &e->inst[e->ninst];
+	memset(in, 0, sizeof(*in));
+	if (ev->mem->vtop(ev->mem->ctx, vaddr, &in->paddr, &span, ev->err) < 0)
+		return vs_err_ctx(ev->err, "cannot translate 0x%llx",
+				  (unsigned long long)vaddr);
+	in->cmd = cmd;
+	in->vaddr = vaddr;
+	in->size = size;
+	in->nullify = nullify;
+	in->seq = e->ninst++;
+	return 0;
+}
+
+static int eval_erase(struct ev *ev, const struct vs_ec_erase *er,
+		      unsigned cmd)
+{
+	struct ev_val v;
+	uint64_t size;
+
+	if (resolve(ev, &er->target, &v) < 0)
+		return -1;
+	if (v.null)
+		return 0;
+	if (er->size_kind == VS_EC_NULLIFY) {
+		/* makedumpfile nullifies pointers only */
+		if (!v.t.ptr || !v.sym_addr)
+			return 0;
+		return add_inst(ev, cmd, v.sym_addr, ev->mem->ptr_size, 1);
+	}
+	if (er->size_kind == VS_EC_SIZE_NUM)
+		size = er->size;
+	else if (er->size_kind == VS_EC_SIZE_EXPR) {
+		if (eval_size(ev, &er->size_expr, &size) < 0)
+			return -1;
+	} else if (v.t.array)
+		size = v.t.nelem * (v.t.ptr ? ev->mem->ptr_size : v.t.size);
+	else
+		size = v.size;
+	if (!v.vaddr || !size)
+		return 0;
+	if (size > EV_MAX_SIZE)
+		return vs_err(ev->err, "'%s' is %llu bytes: implausible",
+			      er->target.text, (unsigned long long)size);
+	return add_inst(ev, cmd, v.vaddr, size, 0);
+}
+
+static int run_body(struct ev *ev, const struct vs_ec_rule *r)
+{
+	for (unsigned i = 0; i < r->nerases; i++)
+		if (eval_erase(ev, &r->erases[i], ev->cmd_base + i) < 0)
+			return -1;
+	return 0;
+}
+
+/* --- loops -------------------------------------------------------------- */
+
+/* Brent's cycle check over a walk's nodes. */
+struct ev_walk {
+	uint64_t tortoise, power, lam, steps;
+};
+
+static int walk_step(struct ev *ev, struct ev_walk *w, uint64_t node,
+		     const struct vs_ec_rule *r)
+{
+	uint64_t max = ev->opts->max_iter ? ev->opts->max_iter : EV_MAX_ITER;
+
+	if (node == w->tortoise)
+		return vs_err(ev->err, "the list of '%s' loops back to 0x%llx "
+			      "after %llu entries without returning to its "
+			      "start", r->list.text,
+			      (unsigned long long)node,
+			      (unsigned long long)w->steps);
+	if (++w->steps > max)
+		return vs_err(ev->err, "the list of '%s' does not end after "
+			      "%llu entries", r->list.text,
+			      (unsigned long long)max);
+	if (++w->lam == w->power) {
+		w->tortoise = node;
+		w->power *= 2;
+		w->lam = 0;
+	}
+	return 0;
+}
+
+static int loop_array(struct ev *ev, const struct vs_ec_rule *r,
+		      const struct ev_val *l)
+{
+	uint64_t stride = l->t.ptr ? ev->mem->ptr_size : l->t.size;
+
+	for (uint64_t i = 0; i < l->t.nelem; i++) {
+		struct ev_val *v = &ev->var_val;
+		uint64_t slot = l->vaddr + i * stride;
+
+		memset(v, 0, sizeof(*v));
+		v->t = l->t;
+		v->t.array = 0;
+		v->sym_addr = slot;
+		v->vaddr = slot;
+		v->size = l->t.size;
+		if (l->t.ptr) {
+			if (read_ptr(ev, slot, &v->vaddr) < 0)
+				return -1;
+			if (!v->vaddr)
+				continue;
+			if (is_char(&l->t))
+				v->size = str_len(ev, v->vaddr);
+		}
+		if (run_body(ev, r) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int via_member(struct ev *ev, const struct vs_ec_rule *r,
+		      const struct ev_type *t, uint64_t *off)
+{
+	const char *via = r->via ? r->via : "next";
+	struct ev_type mt;
+	uint64_t mtype;
+
+	if (ev->ti->ops->member(ev->ti->ctx, t->base, via, off, &mtype,
+				ev->err) < 0 || describe(ev, mtype, &mt) < 0)
+		return vs_err_ctx(ev->err, "'via %s'", via);
+	if (!mt.ptr || mt.array || mt.base != t->base)
+		if (!mt.ptr || !mt.name || !t->name ||
+		    strcmp(mt.name, t->name) != 0)
+			return vs_err(ev->err, "'via %s': the member does not "
+				      "point to a %s", via,
+				      t->name ? t->name : "struct");
+	return 0;
+}
+
+static int loop_via(struct ev *ev, const struct vs_ec_rule *r,
+		    const struct ev_val *l)
+{
+	struct ev_walk w = { .tortoise = l->vaddr, .power = 1 };
+	uint64_t off, node = l->vaddr, sym = l->sym_addr;
+
+	if (l->t.kind != VS_TI_STRUCT)
+		return vs_err(ev->err, "'%s' is not an array, a struct or a "
+			      "pointer to one", r->list.text);
+	if (via_member(ev, r, &l->t, &off) < 0)
+		return -1;
+	while (node) {
+		struct ev_val *v = &ev->var_val;
+
+		memset(v, 0, sizeof(*v));
+		v->t = l->t;
+		v->sym_addr = sym;
+		v->vaddr = node;
+		v->size = l->t.size;
+		if (run_body(ev, r) < 0)
+			return -1;
+		sym = node + off;
+		if (read_ptr(ev, sym, &node) < 0)
+			return -1;
+		if (node == l->vaddr)
+			break;
+		if (node && walk_step(ev, &w, node, r) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The list's head: a list_head, or HEAD.next of one. */
+static int list_head_of(struct ev *ev, const struct vs_ec_rule *r,
+			const struct ev_val *l, uint64_t *head)
+{
+	if (is_list_head(&l->t)) {
+		*head = l->sym_addr;
+		return 0;
+	}
+	if (r->list.nparts > 1 && is_list_head(&l->parent)) {
+		*head = l->parent_addr;
+		return 0;
+	}
+	return vs_err(ev->err, "'%s' is not a struct list_head (for ... "
+		      "within)", r->list.text);
+}
+
+static int within_type(struct ev *ev, const struct vs_ec_rule *r,
+		       struct ev_type *st, uint64_t *off)
+{
+	uint64_t id, mtype;
+	struct ev_type mt;
+
+	if (ev->ti->ops->type_by_name(ev->ti->ctx, r->within_struct, &id,
+				      ev->err) < 0 || describe(ev, id, st) < 0)
+		return vs_err_ctx(ev->err, "'within %s'", r->within_struct);
+	if (st->ptr || st->array || st->kind != VS_TI_STRUCT)
+		return vs_err(ev->err, "'within %s': not a struct",
+			      r->within_struct);
+	if (ev->ti->ops->member(ev->ti->ctx, st->base, r->within_member, off,
+				&mtype, ev->err) < 0 ||
+	    describe(ev, mtype, &mt) < 0)
+		return vs_err_ctx(ev->err, "'within %s:%s'", r->within_struct,
+				  r->within_member);
+	if (!is_list_head(&mt))
+		return vs_err(ev->err, "'within %s:%s': the member is not a "
+			      "struct list_head", r->within_struct,
+			      r->within_member);
+	return 0;
+}
+
+static int loop_within(struct ev *ev, const struct vs_ec_rule *r,
+		       const struct ev_val *l)
+{
+	struct ev_walk w = { .power = 1 };
+	struct ev_type st;
+	uint64_t head = 0, off = 0, node = 0;
+
+	if (list_head_of(ev, r, l, &head) < 0 ||
+	    within_type(ev, r, &st, &off) < 0)
+		return -1;
+	w.tortoise = head;
+	/* list_head.next is its first member in every kernel */
+	if (read_ptr(ev, head, &node) < 0)
+		return -1;
+	while (node != head) {
+		struct ev_val *v = &ev->var_val;
+
+		if (!node)
+			return vs_err(ev->err, "the list of '%s' breaks: a NULL "
+				      "next pointer", r->list.text);
+		memset(v, 0, sizeof(*v));
+		v->t = st;
+		v->vaddr = node - off;
+		v->size = st.size;
+		if (run_body(ev, r) < 0)
+			return -1;
+		if (read_ptr(ev, node, &node) < 0)
+			return -1;
+		if (node != head && walk_step(ev, &w, node, r) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int eval_rule(struct ev *ev, const struct vs_ec_rule *r)
+{
+	struct ev_val l;
+	int ret;
+
+	ev->var = NULL;
+	if (r->loop == VS_EC_NONE)
+		return eval_erase(ev, &r->erases[0], ev->cmd_base);
+	if (resolve(ev, &r->list, &l) < 0)
+		return -1;
+	ev->var = r->id;
+	if (r->loop == VS_EC_WITHIN)
+		ret = loop_within(ev, r, &l);
+	else if (l.null)
+		ret = 0;
+	else if (l.t.array)
+		ret = loop_array(ev, r, &l);
+	else if (is_list_head(&l.t))
+		ret = vs_err(ev->err, "'%s' is a list_head: use 'within "
+			     "STRUCT:MEMBER'", r->list.text);
+	else
+		ret = loop_via(ev, r, &l);
+	ev->var = NULL;
+	return ret;
+}
+
+/* --- the table ---------------------------------------------------------- */
+
+static int cmp_paddr_seq(const void *a, const void *b)
+{
+	const struct ev_inst *x = a, *y = b;
+
+	if (x->paddr != y->paddr)
+		return x->paddr < y->paddr ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int cmp_seq(const void *a, const void *b)
+{
+	const struct ev_inst *x = a, *y = b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* One range per start address, as makedumpfile keeps them: the first
+ * stays, with the longest size. */
+static void dedup(struct vs_erase *e)
+{
+	size_t keep = 0;
+
+	if (!e->ninst)
+		return;
+	qsort(e->inst, e->ninst, sizeof(*e->inst), cmp_paddr_seq);
+	for (size_t i = 1; i < e->ninst; i++) {
+		struct ev_inst *k = &e->inst[keep];
+
+		if (e->inst[i].paddr == k->paddr) {
+			if (e->inst[i].size > k->size)
+				k->size = e->inst[i].size;
+			continue;
+		}
+		e->inst[++keep] = e->inst[i];
+	}
+	e->ninst = keep + 1;
+	qsort(e->inst, e->ninst, sizeof(*e->inst), cmp_seq);
+}
+
+static int push_piece(struct vs_erase *e, size_t *cap, uint64_t paddr,
+		      uint64_t len, size_t inst, struct vs_error *err)
+{
+	if (e->npieces == *cap) {
+		size_t ncap = *cap ? 2 * *cap : 256;
+		struct ev_piece *n;
+
+		if (ncap > EV_MAX_PIECES)
+			return vs_err(err, "the erase rules cover over %u pages",
+				      EV_MAX_PIECES);
+		n = realloc(e->pieces, ncap * sizeof(*n));
+		if (!n)
+			return vs_err_oom(err, "out of memory");
+		e->pieces = n;
+		*cap = ncap;
+	}
+	e->pieces[e->npieces].paddr = paddr;
+	e->pieces[e->npieces].len = (uint32_t)len;
+	e->pieces[e->npieces].inst = (uint32_t)inst;
+	e->npieces++;
+	return 0;
+}
+
+/* Cut range I into pieces within one physical page each. */
+static int cut_range(struct vs_erase *e, const struct vs_erase_mem *mem,
+		     size_t i, size_t *cap, struct vs_error *err)
+{
+	const struct ev_inst *in = &e->inst[i];
+	uint64_t v = in->vaddr, left = in->size, ps = mem->page_size;
+
+	while (left) {
+		uint64_t p, span, n;
+
+		if (mem->vtop(mem->ctx, v, &p, &span, err) < 0)
+			return vs_err_ctx(err, "cannot translate 0x%llx",
+					  (unsigned long long)v);
+		n = ps - p % ps;
+		if (n > left)
+			n = left;
+		if (push_piece(e, cap, p, n, i, err) < 0)
+			return -1;
+		v += n;
+		left -= n;
+	}
+	return 0;
+}
+
+static int cmp_piece(const void *a, const void *b)
+{
+	const struct ev_piece *x = a, *y = b;
+
+	if (x->paddr != y->paddr)
+		return x->paddr < y->paddr ? -1 : 1;
+	return x->inst < y->inst ? -1 : x->inst > y->inst;
+}
+
+static int make_pieces(struct vs_erase *e, const struct vs_erase_mem *mem,
+		       struct vs_error *err)
+{
+	size_t cap = 0;
+
+	dedup(e);
+	for (size_t i = 0; i < e->ninst; i++)
+		if (cut_range(e, mem, i, &cap, err) < 0)
+			return -1;
+	if (e->npieces)
+		qsort(e->pieces, e->npieces, sizeof(*e->pieces), cmp_piece);
+	e->applied_mem = calloc((size_t)e->nparts * (e->ninst ? e->ninst : 1),
+				sizeof(*e->applied));
+	e->applied = e->applied_mem;
+	return e->applied_mem ? 0 : vs_err_oom(err, "out of memory");
+}
+
+static int keep_cmd_texts(struct vs_erase *e, const struct vs_erase_config *c,
+			  struct vs_error *err)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < c->nrules; i++)
+		n += c->rules[i].nerases;
+	e->cmd_text = calloc(n ? n : 1, sizeof(*e->cmd_text));
+	if (!e->cmd_text)
+		return vs_err_oom(err, "out of memory");
+	e->ncmds = n;
+	n = 0;
+	for (unsigned i = 0; i < c->nrules; i++)
+		for (unsigned j = 0; j < c->rules[i].nerases; j++) {
+			e->cmd_text[n] = strdup(c->rules[i].erases[j].target.text);
+			if (!e->cmd_text[n++])
+				return vs_err_oom(err, "out of memory");
+		}
+	return 0;
+}
+
+static void skip_rule(struct vs_erase *e, const struct vs_error *why)
+{
+	if (!e->skipped++)
+		snprintf(e->skip_msg, sizeof(e->skip_msg), "%s", why->msg);
+}
+
+/* A rule that fails: the build fails, or with ignore_missing the rule is
+ * dropped with what it already resolved. */
+static int eval_rules(struct ev *ev, const struct vs_erase_config *c,
+		      struct vs_error *err)
+{
+	for (unsigned i = 0; i < c->nrules; i++) {
+		const struct vs_ec_rule *r = &c->rules[i];
+		size_t before = ev->e->ninst;
+		struct vs_error rerr;
+
+		vs_err_clear(&rerr);
+		ev->err = &rerr;
+		ev->line = r->line;
+		if (r->module) {
+			vs_err(&rerr, "line %d: module section [%s]: module "
+			       "symbols are not resolved, rule skipped",
+			       r->line, r->module);
+			skip_rule(ev->e, &rerr);
+		} else if (eval_rule(ev, r) < 0) {
+			vs_err_ctx(&rerr, "rule at line %d", r->line);
+			if (!ev->opts->ignore_missing) {
+				*err = rerr;
+				return -1;
+			}
+			ev->e->ninst = before;
+			skip_rule(ev->e, &rerr);
+		}
+		ev->cmd_base += r->nerases;
+	}
+	return 0;
+}
+
+int vs_erase_build(struct vs_erase **out, const struct vs_erase_config *c,
+		   const struct vs_typeinfo *ti, const struct vs_erase_mem *mem,
+		   const struct vs_erase_opts *opts, struct vs_error *err)
+{
+	struct vs_erase *e = calloc(1, sizeof(*e));
+	struct ev ev = { .ti = ti, .mem = mem, .opts = opts, .e = e };
+	int ret = -1;
+
+	*out = NULL;
+	if (!e)
+		return vs_err_oom(err, "out of memory");
+	e->nparts = opts->nparts ? opts->nparts : 1;
+	e->page_size = mem->page_size;
+	if (keep_cmd_texts(e, c, err) < 0)
+		goto out;
+	if (eval_rules(&ev, c, err) < 0)
+		goto out;
+	if (make_pieces(e, mem, err) < 0)
+		goto out;
+	*out = e;
+	e = NULL;
+	ret = 0;
+out:
+	vs_erase_free(e);
+	return ret;
+}
+
+void vs_erase_free(struct vs_erase *e)
+{
+	if (!e)
+		return;
+	for (unsigned i = 0; e->cmd_text && i < e->ncmds; i++)
+		free(e->cmd_text[i]);
+	free(e->cmd_text);
+	free(e->inst);
+	free(e->pieces);
+	free(e->applied_mem);
+	free(e);
+}
+
+/* --- applying ----------------------------------------------------------- */
+
+static size_t first_piece(const struct vs_erase *e, uint64_t paddr)
+{
+	size_t lo = 0, hi = e->npieces;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (e->pieces[mid].paddr < paddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const uint8_t *vs_erase_page(struct vs_erase *e, unsigned part, uint64_t pfn,
+			     const uint8_t *page, uint8_t *scratch)
+{
+	uint64_t start = pfn * e->page_size, end = start + e->page_size;
+	const uint8_t *out = page;
+
+	if (part >= e->nparts)
+		part = e->nparts - 1;
+	for (size_t i = first_piece(e, start);
+	     i < e->npieces && e->pieces[i].paddr < end; i++) {
+		const struct ev_piece *p = &e->pieces[i];
+		const struct ev_inst *in = &e->inst[p->inst];
+
+		if (out == page) {
+			memcpy(scratch, page, e->page_size);
+			out = scratch;
+		}
+		memset(scratch + (p->paddr - start), in->nullify ? 0 : EV_FILL,
+		       p->len);
+		atomic_fetch_add(&e->applied[(size_t)part * e->ninst + p->inst],
+				 p->len);
+	}
+	return out;
+}
+
+void vs_erase_buf(struct vs_erase *e, unsigned part, uint64_t paddr,
+		  uint8_t *buf, size_t len)
+{
+	uint64_t end = paddr + len;
+
+	if (part >= e->nparts)
+		part = e->nparts - 1;
+	for (size_t i = first_piece(e, paddr - paddr % e->page_size);
+	     i < e->npieces && e->pieces[i].paddr < end; i++) {
+		const struct ev_piece *p = &e->pieces[i];
+		uint64_t a = p->paddr > paddr ? p->paddr : paddr;
+		uint64_t b = p->paddr + p->len < end ? p->paddr + p->len : end;
+
+		if (a >= b)
+			continue;
+		memset(buf + (a - paddr), e->inst[p->inst].nullify ? 0 : EV_FILL,
+		       b - a);
+		atomic_fetch_add(&e->applied[(size_t)part * e->ninst + p->inst],
+				 b - a);
+	}
+}
+
+/* --- eraseinfo ---------------------------------------------------------- */
+
+static size_t put(char *buf, size_t cap, size_t at, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (buf && at < cap)
+		memcpy(buf + at, s, at + n <= cap ? n : cap - at);
+	return at + n;
+}
+
+static size_t put_line(const struct vs_erase *e, const struct ev_inst *in,
+		       const char *size_str, char *buf, size_t cap, size_t at)
+{
+	at = put(buf, cap, at, "erase ");
+	at = put(buf, cap, at, e->cmd_text[in->cmd]);
+	at = put(buf, cap, at, " ");
+	return put(buf, cap, at, size_str);
+}
+
+/* The rules' order in the text: by their first range. */
+static int cmd_erased(const struct vs_erase *e, unsigned part, unsigned cmd)
+{
+	for (size_t i = 0; i < e->ninst; i++)
+		if (e->inst[i].cmd == cmd &&
+		    atomic_load(&e->applied[(size_t)part * e->ninst + i]))
+			return 1;
+	return 0;
+}
+
+/* makedumpfile writes, per rule, one line per range; a range none of
+ * whose bytes were stored repeats the line before it (its size string is
+ * left from the previous line). */
+size_t vs_erase_text(const struct vs_erase *e, unsigned part, char *buf,
+		     size_t cap)
+{
+	char size_str[64] = "size 0\n";
+	size_t at = 0;
+	unsigned char *done = calloc(e->ncmds ? e->ncmds : 1, 1);
+
+	if (!done)
+		return 0;
+	for (size_t i = 0; i < e->ninst; i++) {
+		unsigned cmd = e->inst[i].cmd;
+
+		if (done[cmd])
+			continue;
+		done[cmd] = 1;
+		if (!cmd_erased(e, part, cmd))
+			continue;
+		for (size_t j = i; j < e->ninst; j++) {
+			uint64_t n = atomic_load(&e->applied[(size_t)part *
+							     e->ninst + j]);
+
+			if (e->inst[j].cmd != cmd)
+				continue;
+			if (n && e->inst[j].nullify)
+				snprintf(size_str, sizeof(size_str), "nullify\n");
+			else if (n)
+				snprintf(size_str, sizeof(size_str),
+					 "size %llu\n", (unsigned long long)n);
+			at = put_line(e, &e->inst[j], size_str, buf, cap, at);
+		}
+	}
+	free(done);
+	return at;
+}
+
+size_t vs_erase_text_bound(const struct vs_erase *e)
+{
+	size_t at = 0;
+
+	for (size_t i = 0; i < e->ninst; i++) {
+		char s[64];
+
+		if (e->inst[i].nullify)
+			snprintf(s, sizeof(s), "nullify\n");
+		else
+			snprintf(s, sizeof(s), "size %llu\n",
+				 (unsigned long long)e->inst[i].size);
+		at = put_line(e, &e->inst[i], s, NULL, 0, at);
+	}
+	return at;
+}
+
+size_t vs_erase_nranges(const struct vs_erase *e)
+{
+	return e->ninst;
+}
+
+void vs_erase_range(const struct vs_erase *e, size_t i, uint64_t *vaddr,
+		    uint64_t *size, int *nullify)
+{
+	*vaddr = e->inst[i].vaddr;
+	*size = e->inst[i].size;
+	*nullify = e->inst[i].nullify;
+}
+
+unsigned vs_erase_skipped(const struct vs_erase *e)
+{
+	return e->skipped;
+}
+
+const char *vs_erase_skip_msg(const struct vs_erase *e)
+{
+	return e->skip_msg;
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * erase_config.h - the rules of --config (makedumpfile.conf(5)) as a tree.
+ *
+ * The parser only reads text: no symbol is looked up here (erase.c does
+ * that against lib/typeinfo.h).  Grammar (doc/erase.md):
+ *
+ *   file    := { "[" MODULE "]" | command }
+ *   command := erase | "for" ID "in" EXPR [ "via" MEMBER
+ *              | "within" STRUCT [":" MEMBER] ] { erase } "endfor"
+ *   erase   := "erase" EXPR [ "size" (NUMBER[K|M] | EXPR) | "nullify" ]
+ *   EXPR    := NAME[":" TYPE] { "." NAME } , each NAME with an optional
+ *              "[" INDEX "]" (vmsift's array indexing)
+ *
+ * TYPE is vmsift's extension: the type of a global the source cannot
+ * tell (BTF), "task_struct", "struct task_struct", "char*".  '#' starts
+ * a comment; tokens are separated by blanks and may span lines, as in
+ * makedumpfile.  Errors name the file, the line and the column.
+ */
+#ifndef VMSIFT_ERASE_CONFIG_H
+#define VMSIFT_ERASE_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+#define VS_EC_NO_INDEX UINT64_MAX
+
+/* One step of an expression: a symbol (the first) or a member. */
+struct vs_ec_part {
+	char *name;
+	uint64_t index;              /* [N], or VS_EC_NO_INDEX */
+};
+
+struct vs_ec_expr {
+	char *text;                  /* as written, less ":TYPE" (eraseinfo) */
+	char *type;                  /* SYMBOL:TYPE, or NULL */
+	struct vs_ec_part *parts;
+	unsigned nparts;
+	int line, col;
+};
+
+enum vs_ec_size {
+	VS_EC_SIZE_TYPE,             /* no size: the type's */
+	VS_EC_SIZE_NUM,              /* size N[K|M] */
+	VS_EC_SIZE_EXPR,             /* size SYM.member */
+	VS_EC_NULLIFY,
+};
+
+struct vs_ec_erase {
+	struct vs_ec_expr target;
+	enum vs_ec_size size_kind;
+	uint64_t size;               /* VS_EC_SIZE_NUM */
+	struct vs_ec_expr size_expr; /* VS_EC_SIZE_EXPR */
+};
+
+enum vs_ec_loop {
+	VS_EC_NONE,                  /* a lone erase */
+	VS_EC_LOOP,                  /* array, or "via" NEXT (default "next") */
+	VS_EC_WITHIN,                /* list_head within STRUCT:MEMBER */
+};
+
+struct vs_ec_rule {
+	const char *module;          /* the section, NULL: vmlinux */
+	enum vs_ec_loop loop;
+	char *id;                    /* the iteration variable */
+	struct vs_ec_expr list;      /* what "in" names */
+	char *via;                   /* VS_EC_LOOP: NULL for arrays/default */
+	char *within_struct, *within_member;
+	struct vs_ec_erase *erases;
+	unsigned nerases;
+	int line;
+};
+
+struct vs_erase_config {
+	struct vs_ec_rule *rules;
+	unsigned nrules;
+	char **modules;              /* section names, owned */
+	unsigned nmodules;
+};
+
+/* Parse LEN bytes of TEXT (NAME for messages) into *OUT. */
+int vs_erase_config_parse(const char *text, size_t len, const char *name,
+			  struct vs_erase_config **out, struct vs_error *err);
+/* The same from the file PATH. */
+int vs_erase_config_load(const char *path, struct vs_erase_config **out,
+			 struct vs_error *err);
+void vs_erase_config_free(struct vs_erase_config *c);
+
+#endif

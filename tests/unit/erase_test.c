@@ -1,0 +1,482 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * erase_test.c - the --config parser (lib/erase_config.c) and the
+ * evaluator (lib/erase.c) on a small hand-made kernel: a typeinfo double
+ * (ti_spec.h) and 16 KiB of "memory" mapped at a direct-map address.
+ * Every expected range is computed here from the layout below, not read
+ * back from the code under test.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../lib/erase.h"
+#include "check.h"
+#include "ti_spec.h"
+
+#define VBASE 0xffff888000100000ULL
+#define PBASE 0x100000ULL
+#define MSIZE 0x4000ULL
+#define PS    0x1000ULL
+
+/* The layout: offsets from VBASE. */
+#define O_INIT 0x0000u   /* struct task_struct init_task */
+#define O_A    0x0100u
+#define O_B    0x0200u
+#define O_HEAD 0x1000u   /* struct list_head task_list */
+#define O_CRED 0x1100u
+#define O_STR  0x1200u
+#define O_SCL  0x1300u   /* char *saved_command_line */
+#define O_KEY  0x1400u
+#define O_ARR  0x2000u   /* struct task_struct arr[3] */
+#define O_PTRS 0x2400u   /* struct task_struct *ptrs[4] */
+#define O_BIG  0x2f80u   /* char big[256]: crosses a page */
+#define TSZ    0x60u
+/* struct task_struct's members */
+#define M_COMM 0x08u
+#define M_TASKS 0x20u
+#define M_NEXT 0x30u
+#define M_CRED 0x38u
+#define M_NAME 0x40u
+#define M_KLEN 0x48u
+#define M_KEY  0x50u
+
+static const char spec[] =
+	"type 1 int 1 0 0 char\n"
+	"type 2 int 4 0 0 int\n"
+	"type 3 array 16 16 1 -\n"
+	"type 4 struct 0x60 0 0 task_struct\n"
+	"type 5 ptr 8 0 4 -\n"
+	"type 6 struct 16 0 0 list_head\n"
+	"type 7 ptr 8 0 6 -\n"
+	"type 8 struct 0x18 0 0 cred\n"
+	"type 9 ptr 8 0 8 -\n"
+	"type 10 ptr 8 0 1 -\n"
+	"type 11 ptr 8 0 0 -\n"
+	"type 12 array 0x120 3 4 -\n"
+	"type 13 array 32 4 5 -\n"
+	"type 14 array 256 256 1 -\n"
+	"member 6 next 0 7\n"
+	"member 6 prev 8 7\n"
+	"member 4 comm 0x8 3\n"
+	"member 4 tasks 0x20 6\n"
+	"member 4 next 0x30 5\n"
+	"member 4 cred 0x38 9\n"
+	"member 4 name 0x40 10\n"
+	"member 4 keylen 0x48 2\n"
+	"member 4 key 0x50 11\n"
+	"sym init_task 0xffff888000100000 4\n"
+	"sym task_list 0xffff888000101000 6\n"
+	"sym saved_command_line 0xffff888000101300 10\n"
+	"sym arr 0xffff888000102000 12\n"
+	"sym ptrs 0xffff888000102400 13\n"
+	"sym big 0xffff888000102f80 14\n";
+
+struct fake_mem {
+	uint8_t b[MSIZE];
+};
+
+static int fm_read(void *ctx, uint64_t v, void *buf, size_t len,
+		   struct vs_error *err)
+{
+	struct fake_mem *m = ctx;
+
+	if (v < VBASE || v - VBASE > MSIZE || len > MSIZE - (v - VBASE))
+		return vs_err(err, "cannot read 0x%llx", (unsigned long long)v);
+	memcpy(buf, m->b + (v - VBASE), len);
+	return 0;
+}
+
+static int fm_vtop(void *ctx, uint64_t v, uint64_t *p, uint64_t *span,
+		   struct vs_error *err)
+{
+	(void)ctx;
+	if (v < VBASE || v - VBASE >= MSIZE)
+		return vs_err(err, "0x%llx is not mapped", (unsigned long long)v);
+	*p = v - VBASE + PBASE;
+	*span = MSIZE - (v - VBASE);
+	return 0;
+}
+
+static void put64(struct fake_mem *m, uint32_t off, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		m->b[off + i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t va(uint32_t off)
+{
+	return VBASE + off;
+}
+
+static void make_kernel(struct fake_mem *m)
+{
+	memset(m->b, 0xee, sizeof(m->b));
+	/* the task list: task_list -> init -> A -> B -> task_list */
+	put64(m, O_HEAD, va(O_INIT + M_TASKS));
+	put64(m, O_INIT + M_TASKS, va(O_A + M_TASKS));
+	put64(m, O_A + M_TASKS, va(O_B + M_TASKS));
+	put64(m, O_B + M_TASKS, va(O_HEAD));
+	/* the "next" chain: init -> A -> B -> NULL */
+	put64(m, O_INIT + M_NEXT, va(O_A));
+	put64(m, O_A + M_NEXT, va(O_B));
+	put64(m, O_B + M_NEXT, 0);
+	put64(m, O_INIT + M_CRED, va(O_CRED));
+	put64(m, O_A + M_CRED, 0);
+	put64(m, O_INIT + M_NAME, va(O_STR));
+	put64(m, O_INIT + M_KEY, va(O_KEY));
+	memset(m->b + O_INIT + M_KLEN, 0, 4);
+	m->b[O_INIT + M_KLEN] = 24;
+	strcpy((char *)m->b + O_STR, "root=/dev/sda1 secret");  /* 21 */
+	put64(m, O_SCL, va(O_STR));
+	put64(m, O_PTRS, va(O_A));
+	put64(m, O_PTRS + 8, 0);
+	put64(m, O_PTRS + 16, va(O_B));
+	put64(m, O_PTRS + 24, va(O_INIT));
+}
+
+struct world {
+	struct tis spec;
+	struct vs_typeinfo ti;
+	struct fake_mem mem;
+	struct vs_erase_mem em;
+	struct vs_erase_opts opts;
+	struct vs_error err;
+};
+
+static void world_init(struct world *w)
+{
+	memset(w, 0, sizeof(*w));
+	if (tis_parse(&w->spec, spec) < 0)
+		abort();
+	w->ti.ops = &tis_ops;
+	w->ti.ctx = &w->spec;
+	make_kernel(&w->mem);
+	w->em.ctx = &w->mem;
+	w->em.read = fm_read;
+	w->em.vtop = fm_vtop;
+	w->em.ptr_size = 8;
+	w->em.page_size = PS;
+	w->opts.nparts = 1;
+}
+
+/* Build TEXT's ranges; NULL on failure (w->err says why). */
+static struct vs_erase *build(struct world *w, const char *text)
+{
+	struct vs_erase_config *c;
+	struct vs_erase *e = NULL;
+
+	vs_err_clear(&w->err);
+	if (vs_erase_config_parse(text, strlen(text), "t.conf", &c,
+				  &w->err) < 0)
+		return NULL;
+	if (vs_erase_build(&e, c, &w->ti, &w->em, &w->opts, &w->err) < 0)
+		e = NULL;
+	vs_erase_config_free(c);
+	return e;
+}
+
+/* TEXT resolves to exactly the ranges (vaddr offset, size, nullify)
+ * given, in order. */
+static void expect(struct world *w, const char *text, size_t n,
+		   const uint64_t (*want)[3])
+{
+	struct vs_erase *e = build(w, text);
+
+	if (!CHECK(e != NULL)) {
+		fprintf(stderr, "  %s\n  error: %s\n", text, w->err.msg);
+		return;
+	}
+	CHECK_U64(vs_erase_nranges(e), n);
+	for (size_t i = 0; i < n && i < vs_erase_nranges(e); i++) {
+		uint64_t v, size;
+		int nul;
+
+		vs_erase_range(e, i, &v, &size, &nul);
+		CHECK_U64(v, want[i][0] + VBASE);
+		CHECK_U64(size, want[i][1]);
+		CHECK_U64((uint64_t)nul, want[i][2]);
+	}
+	vs_erase_free(e);
+}
+
+static void expect_fail(struct world *w, const char *text, const char *frag)
+{
+	struct vs_erase *e = build(w, text);
+
+	CHECK(e == NULL);
+	vs_erase_free(e);
+	if (!CHECK(strstr(w->err.msg, frag) != NULL))
+		fprintf(stderr, "  %s\n  wanted \"%s\" in \"%s\"\n", text, frag,
+			w->err.msg);
+}
+
+static void test_parse_errors(void)
+{
+	static const struct { const char *text, *frag; } bad[] = {
+		{ "erase", "t.conf:1: at the end of the file: expected a symbol" },
+		{ "\n  erase size 3", "t.conf:2:9: expected a symbol after 'erase', found 'size'" },
+		{ "erase a.b size", "at the end of the file: expected a size" },
+		{ "erase a size 12Q", "t.conf:1:14: bad size '12Q'" },
+		{ "erase a.9b", "t.conf:1:7: '9b' in 'a.9b' is not a name" },
+		{ "erase a[x]", "bad index '[x]'" },
+		{ "for t in x\nerase t.comm\n", "at the end of the file: expected 'erase' or 'endfor'" },
+		{ "for t in x\nerase u.comm\nendfor", "t.conf:2:7: 'u.comm' does not start with the loop's variable 't'" },
+		{ "for t x", "t.conf:1:7: expected 'in' after 'for t'" },
+		{ "for t in x within :y\nerase t\nendfor", "expected STRUCT:MEMBER after 'within'" },
+		{ "[vmlinux\nerase a", "t.conf:1:1: a section is \"[module]\"" },
+		{ "bogus a", "t.conf:1:1: expected 'erase' or 'for', found 'bogus'" },
+		{ "erase a:", "expected a type after ':'" },
+		{ "erase a nullify\nendfor", "t.conf:2:1: expected 'erase' or 'for', found 'endfor'" },
+		{ "for t in x\nendfor", "erases nothing" },
+		{ "erase a size 99999999999999999999", "too big" },
+	};
+	struct vs_erase_config *c;
+	struct vs_error err;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		vs_err_clear(&err);
+		CHECK(vs_erase_config_parse(bad[i].text, strlen(bad[i].text),
+					    "t.conf", &c, &err) < 0);
+		if (!CHECK(strstr(err.msg, bad[i].frag) != NULL))
+			fprintf(stderr, "  %s\n  wanted \"%s\" in \"%s\"\n",
+				bad[i].text, bad[i].frag, err.msg);
+	}
+}
+
+static void test_parse_tree(void)
+{
+	static const char text[] =
+		"# comment\n[vmlinux]\nerase init_uts_ns:uts_namespace.name.nodename\n"
+		"erase x.y size 2K # trailing\n"
+		"for\tt in\ninit_task.tasks within task_struct:tasks\n"
+		"  erase t.comm\n  erase t.key size t.keylen\nendfor\n"
+		"[mymod]\nerase arr[2].comm nullify\n";
+	struct vs_erase_config *c;
+	struct vs_error err;
+
+	if (!CHECK(vs_erase_config_parse(text, strlen(text), "t.conf", &c,
+					 &err) == 0)) {
+		fprintf(stderr, "  %s\n", err.msg);
+		return;
+	}
+	CHECK_U64(c->nrules, 4);
+	CHECK(strcmp(c->rules[0].erases[0].target.text,
+		     "init_uts_ns.name.nodename") == 0);
+	CHECK(strcmp(c->rules[0].erases[0].target.type, "uts_namespace") == 0);
+	CHECK_U64(c->rules[0].erases[0].target.nparts, 3);
+	CHECK_U64(c->rules[1].erases[0].size_kind, VS_EC_SIZE_NUM);
+	CHECK_U64(c->rules[1].erases[0].size, 2048);
+	CHECK_U64(c->rules[2].loop, VS_EC_WITHIN);
+	CHECK(strcmp(c->rules[2].within_member, "tasks") == 0);
+	CHECK_U64(c->rules[2].nerases, 2);
+	CHECK_U64(c->rules[2].erases[1].size_kind, VS_EC_SIZE_EXPR);
+	CHECK(c->rules[2].module == NULL);
+	CHECK(c->rules[3].module && strcmp(c->rules[3].module, "mymod") == 0);
+	CHECK_U64(c->rules[3].erases[0].target.parts[0].index, 2);
+	CHECK_U64(c->rules[3].erases[0].size_kind, VS_EC_NULLIFY);
+	vs_erase_config_free(c);
+}
+
+static void test_lone_erases(struct world *w)
+{
+	static const uint64_t comm[][3] = { { O_INIT + M_COMM, 16, 0 } };
+	static const uint64_t cred[][3] = { { O_CRED, 0x18, 0 } };
+	static const uint64_t str[][3] = { { O_STR, 21, 0 } };
+	static const uint64_t nul[][3] = { { O_INIT + M_CRED, 8, 1 } };
+	static const uint64_t key[][3] = { { O_KEY, 24, 0 } };
+	static const uint64_t k1[][3] = { { O_KEY, 1024, 0 } };
+	static const uint64_t idx[][3] = { { O_ARR + TSZ + M_COMM, 16, 0 } };
+	static const uint64_t ptr1[][3] = { { O_B + M_COMM, 5, 0 } };
+	static const uint64_t arr[][3] = { { O_ARR, 3 * TSZ, 0 } };
+	static const uint64_t ptrs[][3] = { { O_PTRS, 32, 0 } };
+
+	expect(w, "erase init_task.comm", 1, comm);
+	expect(w, "erase init_task.cred", 1, cred);       /* the pointee */
+	expect(w, "erase init_task.name", 1, str);        /* strlen */
+	expect(w, "erase saved_command_line", 1, str);
+	expect(w, "erase init_task.cred nullify", 1, nul);
+	expect(w, "erase init_task.key size init_task.keylen", 1, key);
+	expect(w, "erase init_task.key size 1k", 1, k1);
+	expect(w, "erase init_task.key", 0, NULL);        /* void *: no size */
+	expect(w, "erase init_task.comm nullify", 0, NULL); /* not a pointer */
+	expect(w, "erase init_task.next.cred", 0, NULL);  /* A's cred is NULL */
+	expect(w, "erase arr[1].comm", 1, idx);
+	expect(w, "erase ptrs[2].comm size 5", 1, ptr1);
+	expect(w, "erase arr", 1, arr);
+	expect(w, "erase ptrs", 1, ptrs);
+	/* the same start twice: one range, the longest */
+	expect(w, "erase init_task.comm size 4\nerase init_task.comm", 1, comm);
+}
+
+static void test_loops(struct world *w)
+{
+	static const uint64_t arr[][3] = {
+		{ O_ARR + M_COMM, 16, 0 }, { O_ARR + TSZ + M_COMM, 16, 0 },
+		{ O_ARR + 2 * TSZ + M_COMM, 16, 0 } };
+	static const uint64_t ptrs[][3] = {
+		{ O_A + M_COMM, 16, 0 }, { O_PTRS, 8, 1 },
+		{ O_B + M_COMM, 16, 0 }, { O_PTRS + 16, 8, 1 },
+		{ O_INIT + M_COMM, 16, 0 }, { O_PTRS + 24, 8, 1 } };
+	static const uint64_t tasks[][3] = {
+		{ O_INIT + M_COMM, 16, 0 }, { O_A + M_COMM, 16, 0 },
+		{ O_B + M_COMM, 16, 0 } };
+	static const uint64_t whole[][3] = {
+		{ O_INIT, TSZ, 0 }, { O_A, TSZ, 0 }, { O_B, TSZ, 0 } };
+
+	expect(w, "for t in arr\n erase t.comm\nendfor", 3, arr);
+	expect(w, "for t in ptrs\n erase t.comm\n erase t nullify\nendfor",
+	       6, ptrs);
+	expect(w, "for t in init_task via next\n erase t.comm\nendfor", 3,
+	       tasks);
+	/* "via" defaults to "next" */
+	expect(w, "for t in init_task\n erase t.comm\nendfor", 3, tasks);
+	expect(w, "for t in task_list within task_struct:tasks\n"
+	       " erase t.comm\nendfor", 3, tasks);
+	expect(w, "for t in task_list.next within task_struct:tasks\n"
+	       " erase t.comm\nendfor", 3, tasks);
+	expect(w, "for t in task_list within task_struct:tasks\n"
+	       " erase t\nendfor", 3, whole);
+}
+
+static void test_bad_lists(struct world *w)
+{
+	/* B.next -> A: a cycle that never returns to init_task */
+	put64(&w->mem, O_B + M_NEXT, va(O_A));
+	expect_fail(w, "for t in init_task via next\n erase t.comm\nendfor",
+		    "loops back to 0xffff888000100100");
+	make_kernel(&w->mem);
+	put64(&w->mem, O_B + M_TASKS, va(O_A + M_TASKS));
+	expect_fail(w, "for t in task_list within task_struct:tasks\n"
+		    " erase t.comm\nendfor", "loops back");
+	make_kernel(&w->mem);
+	put64(&w->mem, O_A + M_TASKS, 0);
+	expect_fail(w, "for t in task_list within task_struct:tasks\n"
+		    " erase t.comm\nendfor", "a NULL next pointer");
+	make_kernel(&w->mem);
+	put64(&w->mem, O_A + M_TASKS, 0x1234);
+	expect_fail(w, "for t in task_list within task_struct:tasks\n"
+		    " erase t.comm\nendfor", "cannot translate 0x121c");
+	make_kernel(&w->mem);
+	w->opts.max_iter = 1;
+	expect_fail(w, "for t in init_task via next\n erase t.comm\nendfor",
+		    "does not end after 1 entries");
+	w->opts.max_iter = 0;
+	expect_fail(w, "for t in task_list within task_struct:comm\n"
+		    " erase t.comm\nendfor", "is not a struct list_head");
+	expect_fail(w, "for t in task_list\n erase t.comm\nendfor",
+		    "use 'within STRUCT:MEMBER'");
+}
+
+static void test_missing(struct world *w)
+{
+	static const uint64_t comm[][3] = { { O_INIT + M_COMM, 16, 0 } };
+	const char *text = "erase no_such_sym.x\nerase init_task.comm\n"
+			   "erase init_task.nope\n";
+	struct vs_erase *e;
+
+	expect_fail(w, text, "rule at line 1: 'no_such_sym.x': no symbol "
+		    "'no_such_sym'");
+	expect_fail(w, "erase init_task.nope", "rule at line 1: "
+		    "'init_task.nope': struct 'task_struct' has no member 'nope'");
+	expect_fail(w, "erase arr[3]", "index 3 is past the end of 'arr'");
+	expect_fail(w, "erase init_task.comm.x", "is not a struct or union");
+	expect_fail(w, "erase init_task.key size init_task.comm",
+		    "size 'init_task.comm' is not an integer");
+	w->opts.ignore_missing = 1;
+	expect(w, text, 1, comm);
+	e = build(w, text);
+	if (CHECK(e != NULL)) {
+		CHECK_U64(vs_erase_skipped(e), 2);
+		CHECK_STR(vs_erase_skip_msg(e), "no symbol 'no_such_sym'");
+	}
+	vs_erase_free(e);
+	w->opts.ignore_missing = 0;
+}
+
+/* As from BTF: no global's type; SYMBOL:TYPE names it. */
+static void test_btf_mode(struct world *w)
+{
+	static const uint64_t comm[][3] = { { O_INIT + M_COMM, 16, 0 } };
+	static const uint64_t str[][3] = { { O_STR, 21, 0 } };
+
+	w->spec.no_symbol_types = 1;
+	expect_fail(w, "erase init_task.comm", "name it: init_task:TYPE");
+	expect(w, "erase init_task:task_struct.comm", 1, comm);
+	expect(w, "erase saved_command_line:char*", 1, str);
+	w->spec.no_symbol_types = 0;
+	/* with the declared type known, :TYPE is checked against it */
+	expect(w, "erase init_task:task_struct.comm", 1, comm);
+	expect_fail(w, "erase init_task:cred", "'init_task:cred' does not "
+		    "match the declared type of 'init_task' (task_struct)");
+	expect_fail(w, "erase saved_command_line:char", "does not match");
+}
+
+static void test_apply(struct world *w)
+{
+	const char *text = "erase init_task.comm\nerase init_task.cred nullify\n"
+			   "erase big\nfor t in arr\n erase t.comm size 2\nendfor\n";
+	struct vs_erase *e;
+	uint8_t page[PS], scratch[PS], want[PS];
+	const uint8_t *out;
+	char txt[512];
+	size_t n;
+
+	w->opts.nparts = 2;
+	e = build(w, text);
+	w->opts.nparts = 1;
+	if (!CHECK(e != NULL)) {
+		fprintf(stderr, "  %s\n", w->err.msg);
+		return;
+	}
+	memset(page, 0x11, sizeof(page));
+	memcpy(want, page, sizeof(want));
+	memset(want + O_INIT + M_COMM, 'X', 16);
+	memset(want + O_INIT + M_CRED, 0, 8);
+	out = vs_erase_page(e, 0, PBASE / PS, page, scratch);
+	CHECK(out == scratch);
+	CHECK(memcmp(out, want, PS) == 0);
+	CHECK(page[O_INIT + M_COMM] == 0x11);          /* input untouched */
+	/* a page no rule touches comes back as it was */
+	CHECK(vs_erase_page(e, 0, PBASE / PS + 1, page, scratch) == page);
+	/* "big" crosses from page 2 into page 3: 0x80 bytes in each */
+	out = vs_erase_page(e, 1, PBASE / PS + 2, page, scratch);
+	memcpy(want, page, sizeof(want));
+	memset(want + (O_ARR + M_COMM) % PS, 'X', 2);
+	memset(want + (O_ARR + TSZ + M_COMM) % PS, 'X', 2);
+	memset(want + (O_ARR + 2 * TSZ + M_COMM) % PS, 'X', 2);
+	memset(want + O_BIG % PS, 'X', PS - O_BIG % PS);
+	CHECK(memcmp(out, want, PS) == 0);
+	n = vs_erase_text(e, 0, txt, sizeof(txt) - 1);
+	txt[n < sizeof(txt) - 1 ? n : sizeof(txt) - 1] = '\0';
+	CHECK(strcmp(txt, "erase init_task.comm size 16\n"
+		     "erase init_task.cred nullify\n") == 0);
+	n = vs_erase_text(e, 1, txt, sizeof(txt) - 1);
+	txt[n < sizeof(txt) - 1 ? n : sizeof(txt) - 1] = '\0';
+	if (!CHECK(strcmp(txt, "erase big size 128\nerase t.comm size 2\n"
+			  "erase t.comm size 2\nerase t.comm size 2\n") == 0))
+		fprintf(stderr, "  got \"%s\"\n", txt);
+	CHECK_U64(vs_erase_text(e, 1, NULL, 0), strlen(txt));
+	CHECK_U64(vs_erase_text_bound(e),
+		  strlen("erase init_task.comm size 16\n"
+			 "erase init_task.cred nullify\nerase big size 256\n"
+			 "erase t.comm size 2\nerase t.comm size 2\n"
+			 "erase t.comm size 2\n"));
+	vs_erase_free(e);
+}
+
+int main(void)
+{
+	static struct world w;
+
+	test_parse_errors();
+	test_parse_tree();
+	world_init(&w);
+	test_lone_erases(&w);
+	test_loops(&w);
+	test_bad_lists(&w);
+	test_missing(&w);
+	test_btf_mode(&w);
+	test_apply(&w);
+	tis_free(&w.spec);
+	return check_exit("erase_test");
+}
