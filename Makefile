@@ -120,6 +120,7 @@ BINDIR     ?= $(PREFIX)/sbin
 LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR     ?= $(PREFIX)/share/man
+DATADIR    ?= $(PREFIX)/share
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 INSTALL    ?= install
 VERSION    := $(shell sed -n 's/^\#define VMSIFT_VERSION_STRING "\(.*\)"/\1/p' include/vmsift.h)
@@ -138,11 +139,14 @@ install: vmsift lib/libvmsift.a lib/libvmsift.so
 	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/vmsift.pc
 	gzip -9n -c doc/vmsift.8 > $(DESTDIR)$(MANDIR)/man8/vmsift.8.gz
 	chmod 644 $(DESTDIR)$(MANDIR)/man8/vmsift.8.gz
+	$(INSTALL) -d $(DESTDIR)$(DATADIR)/vmsift  # the shipped erase rules (doc/erase.md)
+	$(INSTALL) -m 644 data/erase/secrets.conf $(DESTDIR)$(DATADIR)/vmsift/secrets.conf
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/vmsift $(DESTDIR)$(LIBDIR)/libvmsift.a \
 		$(DESTDIR)$(LIBDIR)/libvmsift.so.0 $(DESTDIR)$(LIBDIR)/libvmsift.so \
 		$(DESTDIR)$(INCLUDEDIR)/vmsift.h $(DESTDIR)$(PKGCONFIGDIR)/vmsift.pc \
-		$(DESTDIR)$(MANDIR)/man8/vmsift.8.gz
+		$(DESTDIR)$(MANDIR)/man8/vmsift.8.gz \
+		$(DESTDIR)$(DATADIR)/vmsift/secrets.conf
 
 .PHONY: all static check demo sanitize fuzz bench clean install uninstall

@@ -19,6 +19,7 @@ inst_files=(
 	usr/include/vmsift.h
 	usr/lib/pkgconfig/vmsift.pc
 	usr/share/man/man8/vmsift.8.gz
+	usr/share/vmsift/secrets.conf
 )
 
 inst_pkgconfig() {
