@@ -77,6 +77,8 @@ struct vs_erase {
 	size_t npieces;
 	_Atomic uint64_t *applied;   /* [part * ninst + inst] */
 	void *applied_mem;           /* the same, to free */
+	atomic_uchar *piece_done;    /* [part * npieces + piece]: counted */
+	void *piece_done_mem;
 	unsigned skipped;
 	char skip_msg[VS_ERR_MAX];
 };
@@ -749,7 +751,12 @@ static int make_pieces(struct vs_erase *e, const struct vs_erase_mem *mem,
 	e->applied_mem = calloc((size_t)e->nparts * (e->ninst ? e->ninst : 1),
 				sizeof(*e->applied));
 	e->applied = e->applied_mem;
-	return e->applied_mem ? 0 : vs_err_oom(err, "out of memory");
+	e->piece_done_mem = calloc((size_t)e->nparts *
+				   (e->npieces ? e->npieces : 1), 1);
+	e->piece_done = e->piece_done_mem;
+	if (!e->applied_mem || !e->piece_done_mem)
+		return vs_err_oom(err, "out of memory");
+	return 0;
 }
 
 static int keep_cmd_texts(struct vs_erase *e, const struct vs_erase_config *c,
@@ -848,10 +855,24 @@ void vs_erase_free(struct vs_erase *e)
 	free(e->inst);
 	free(e->pieces);
 	free(e->applied_mem);
+	free(e->piece_done_mem);
 	free(e);
 }
 
 /* --- applying ----------------------------------------------------------- */
+
+/* Count piece I of PART once, however often its bytes are written (the
+ * kernel's image and the direct map are two PT_LOADs of the same
+ * memory in an ELF dump). */
+static void count_piece(struct vs_erase *e, unsigned part, size_t i,
+			uint64_t len)
+{
+	size_t at = (size_t)part * e->npieces + i;
+
+	if (atomic_exchange(&e->piece_done[at], 1) == 0)
+		atomic_fetch_add(&e->applied[(size_t)part * e->ninst +
+					     e->pieces[i].inst], len);
+}
 
 static size_t first_piece(const struct vs_erase *e, uint64_t paddr)
 {
@@ -887,8 +908,7 @@ const uint8_t *vs_erase_page(struct vs_erase *e, unsigned part, uint64_t pfn,
 		}
 		memset(scratch + (p->paddr - start), in->nullify ? 0 : EV_FILL,
 		       p->len);
-		atomic_fetch_add(&e->applied[(size_t)part * e->ninst + p->inst],
-				 p->len);
+		count_piece(e, part, i, p->len);
 	}
 	return out;
 }
@@ -910,8 +930,9 @@ void vs_erase_buf(struct vs_erase *e, unsigned part, uint64_t paddr,
 			continue;
 		memset(buf + (a - paddr), e->inst[p->inst].nullify ? 0 : EV_FILL,
 		       b - a);
-		atomic_fetch_add(&e->applied[(size_t)part * e->ninst + p->inst],
-				 b - a);
+		/* a piece cut by two buffers counts whole: it is written
+		 * whole, across them */
+		count_piece(e, part, i, p->len);
 	}
 }
 

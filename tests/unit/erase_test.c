@@ -11,91 +11,8 @@
 
 #include "../../lib/erase.h"
 #include "check.h"
+#include "erase_world.h"
 #include "ti_spec.h"
-
-#define VBASE 0xffff888000100000ULL
-#define PBASE 0x100000ULL
-#define MSIZE 0x4000ULL
-#define PS    0x1000ULL
-
-/* The layout: offsets from VBASE. */
-#define O_INIT 0x0000u   /* struct task_struct init_task */
-#define O_A    0x0100u
-#define O_B    0x0200u
-#define O_HEAD 0x1000u   /* struct list_head task_list */
-#define O_CRED 0x1100u
-#define O_STR  0x1200u
-#define O_SCL  0x1300u   /* char *saved_command_line */
-#define O_KEY  0x1400u
-#define O_ARR  0x2000u   /* struct task_struct arr[3] */
-#define O_PTRS 0x2400u   /* struct task_struct *ptrs[4] */
-#define O_BIG  0x2f80u   /* char big[256]: crosses a page */
-#define TSZ    0x60u
-/* struct task_struct's members */
-#define M_COMM 0x08u
-#define M_TASKS 0x20u
-#define M_NEXT 0x30u
-#define M_CRED 0x38u
-#define M_NAME 0x40u
-#define M_KLEN 0x48u
-#define M_KEY  0x50u
-
-static const char spec[] =
-	"type 1 int 1 0 0 char\n"
-	"type 2 int 4 0 0 int\n"
-	"type 3 array 16 16 1 -\n"
-	"type 4 struct 0x60 0 0 task_struct\n"
-	"type 5 ptr 8 0 4 -\n"
-	"type 6 struct 16 0 0 list_head\n"
-	"type 7 ptr 8 0 6 -\n"
-	"type 8 struct 0x18 0 0 cred\n"
-	"type 9 ptr 8 0 8 -\n"
-	"type 10 ptr 8 0 1 -\n"
-	"type 11 ptr 8 0 0 -\n"
-	"type 12 array 0x120 3 4 -\n"
-	"type 13 array 32 4 5 -\n"
-	"type 14 array 256 256 1 -\n"
-	"member 6 next 0 7\n"
-	"member 6 prev 8 7\n"
-	"member 4 comm 0x8 3\n"
-	"member 4 tasks 0x20 6\n"
-	"member 4 next 0x30 5\n"
-	"member 4 cred 0x38 9\n"
-	"member 4 name 0x40 10\n"
-	"member 4 keylen 0x48 2\n"
-	"member 4 key 0x50 11\n"
-	"sym init_task 0xffff888000100000 4\n"
-	"sym task_list 0xffff888000101000 6\n"
-	"sym saved_command_line 0xffff888000101300 10\n"
-	"sym arr 0xffff888000102000 12\n"
-	"sym ptrs 0xffff888000102400 13\n"
-	"sym big 0xffff888000102f80 14\n";
-
-struct fake_mem {
-	uint8_t b[MSIZE];
-};
-
-static int fm_read(void *ctx, uint64_t v, void *buf, size_t len,
-		   struct vs_error *err)
-{
-	struct fake_mem *m = ctx;
-
-	if (v < VBASE || v - VBASE > MSIZE || len > MSIZE - (v - VBASE))
-		return vs_err(err, "cannot read 0x%llx", (unsigned long long)v);
-	memcpy(buf, m->b + (v - VBASE), len);
-	return 0;
-}
-
-static int fm_vtop(void *ctx, uint64_t v, uint64_t *p, uint64_t *span,
-		   struct vs_error *err)
-{
-	(void)ctx;
-	if (v < VBASE || v - VBASE >= MSIZE)
-		return vs_err(err, "0x%llx is not mapped", (unsigned long long)v);
-	*p = v - VBASE + PBASE;
-	*span = MSIZE - (v - VBASE);
-	return 0;
-}
 
 static void put64(struct fake_mem *m, uint32_t off, uint64_t v)
 {
@@ -146,7 +63,7 @@ struct world {
 static void world_init(struct world *w)
 {
 	memset(w, 0, sizeof(*w));
-	if (tis_parse(&w->spec, spec) < 0)
+	if (tis_parse(&w->spec, erase_world_spec) < 0)
 		abort();
 	w->ti.ops = &tis_ops;
 	w->ti.ctx = &w->spec;
@@ -464,9 +381,51 @@ static void test_apply(struct world *w)
 	vs_erase_free(e);
 }
 
-int main(void)
+/* The fuzz target's seeds (tests/fuzz/fuzz_erase.c): each config of
+ * SEEDS, a NUL, this kernel's memory. */
+static int write_seeds(const char *dir)
+{
+	static const char *const seeds[] = {
+		"erase init_task.comm\nerase init_task.cred nullify\n"
+		"erase saved_command_line size 4\nerase arr[1].comm\n",
+		"erase init_task.key size init_task.keylen\nerase big\n"
+		"[mod]\nerase x\n",
+		"for t in arr\n erase t.comm size 2\nendfor\n"
+		"for t in ptrs\n erase t.comm\n erase t nullify\nendfor\n",
+		"for t in init_task via next\n erase t.comm\n erase t.name\n"
+		"endfor\n",
+		"for t in task_list within task_struct:tasks\n erase t.comm\n"
+		"endfor\nfor t in task_list.next within task_struct:tasks\n"
+		" erase t\nendfor\n",
+		"erase init_task:task_struct.comm\nerase saved_command_line:char*\n",
+	};
+	struct world *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return 1;
+	make_kernel(&w->mem);
+	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+		char path[4096];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/seed-%zu", dir, i);
+		f = fopen(path, "wb");
+		if (!f || fwrite(seeds[i], 1, strlen(seeds[i]) + 1, f) !=
+		    strlen(seeds[i]) + 1 ||
+		    fwrite(w->mem.b, 1, sizeof(w->mem.b), f) != sizeof(w->mem.b))
+			return 1;
+		fclose(f);
+	}
+	free(w);
+	return 0;
+}
+
+int main(int argc, char **argv)
 {
 	static struct world w;
+
+	if (argc == 3 && strcmp(argv[1], "--seeds") == 0)
+		return write_seeds(argv[2]);
 
 	test_parse_errors();
 	test_parse_tree();

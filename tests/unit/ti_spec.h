@@ -92,8 +92,8 @@ static uint64_t tis_num(const char *s)
 
 static int tis_line(struct tis *s, char *line)
 {
-	char *w[8];
-	int n = tis_words(line, w, 8);
+	char *w[16];
+	int n = tis_words(line, w, 16);
 
 	if (n == 0 || w[0][0] == '#')
 		return 0;
@@ -107,10 +107,16 @@ static int tis_line(struct tis *s, char *line)
 		sy->type = n == 4 ? tis_num(w[3]) : 0;
 		return 0;
 	}
-	if (strcmp(w[0], "type") == 0 && n == 7) {
+	if (strcmp(w[0], "type") == 0 && n >= 7) {
+		char name[128] = "";
+
+		/* a name of several words: "unsigned int" */
+		for (int i = 6; i < n; i++)
+			snprintf(name + strlen(name), sizeof(name) - strlen(name),
+				 "%s%s", i > 6 ? " " : "", w[i]);
 		tis_add_type(s, tis_num(w[1]), tis_kind(w[2]), tis_num(w[3]),
 			     tis_num(w[4]), tis_num(w[5]),
-			     strcmp(w[6], "-") ? w[6] : "");
+			     strcmp(name, "-") ? name : "");
 		return 0;
 	}
 	if (strcmp(w[0], "member") == 0 && n == 5) {
