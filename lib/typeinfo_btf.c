@@ -498,8 +498,9 @@ static int read_btf(const struct vs_input *in, const struct vs_kallsyms *ks,
 
 	if (vs_kallsyms_lookup(ks, "__start_BTF", &start, NULL, err) < 0 ||
 	    vs_kallsyms_lookup(ks, "__stop_BTF", &stop, NULL, err) < 0)
-		return vs_err_ctx(err, "the kernel has no BTF "
-				  "(CONFIG_DEBUG_INFO_BTF)");
+		return vs_err_ctx(err, "cannot find the kernel's BTF (built "
+				  "without CONFIG_DEBUG_INFO_BTF, or kallsyms "
+				  "without data symbols, CONFIG_KALLSYMS_ALL)");
 	if (stop <= start || stop - start > VS_BTF_MAX)
 		return vs_err(err, "__start_BTF 0x%llx and __stop_BTF 0x%llx: "
 			      "not a BTF section of 1 to %u bytes",
