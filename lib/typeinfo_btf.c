@@ -155,10 +155,9 @@ static int ti_symbol_type(void *ctx, const char *name, uint64_t *type,
 		*type = (uint64_t)t + 1;
 		return 0;
 	}
-	return vs_err(err, "the kernel's BTF does not give the type of '%s' "
-		      "(it describes per-CPU variables only): name it in the "
-		      "rule, '%s:TYPE' (e.g. '%s:task_struct', '%s:char*')",
-		      name, name, name, name);
+	return vs_err(err, "the kernel's BTF records the types of per-CPU "
+		      "variables only, not of '%s' (write it %s:TYPE)", name,
+		      name);
 }
 
 /* A PTR type whose target is TARGET (a BTF id), or 0. */
