@@ -20,9 +20,11 @@
  * NULL past the table), typedef chains and anonymous-member nesting are
  * bounded, names may be NULL.
  */
-#ifdef VMSIFT_NO_BTF
-/* A build without libbpf (the static programs: the cross sysroots carry
- * no libbpf): the BTF source is there and says it is not. */
+#if defined(VMSIFT_NO_BTF) || !__has_include(<bpf/btf.h>)
+/* A build without libbpf: the static programs (-DVMSIFT_NO_BTF: the
+ * cross sysroots carry no libbpf) and any compiler that cannot see its
+ * headers (behost.sh's s390x build of lib/): the BTF source is there and
+ * says it is not. */
 #include "typeinfo_btf.h"
 #include "kallsyms.h"
 
