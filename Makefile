@@ -13,7 +13,8 @@ PREFIX  ?= /usr/local
 CC      ?= cc
 OPT     ?= -O2 -g
 include vmsift.mk
-PKGS     = $(VMSIFT_PKGS)
+# The .pc file's Requires.private: the codecs, and libdw (-x, -g).
+PKGS     = $(VMSIFT_PKGS) libdw
 CFLAGS  += $(OPT) $(VMSIFT_WARN) $(VMSIFT_STD) -fPIC $(VMSIFT_VISIBILITY) \
            $(VMSIFT_CPPFLAGS)
 LDLIBS  += $(VMSIFT_LDLIBS)
@@ -59,7 +60,8 @@ vmsift: $(CLI_OBJ) lib/libvmsift.a $(STAMP)
 # and its libstdc++ (tools/install-deps), no foreign -dev package.  The
 # sysroot's headers and libraries come first, before the host's.  Each
 # has its own flags stamp, build/ARCH.flags, so that building it leaves
-# the host's alone.
+# the host's alone.  The static builds leave DWARF out (VMSIFT_NO_DWARF, no
+# libdw): -x and -g there fail with "built without DWARF (libdw)".
 VMSIFT_CACHE  ?= $(VMSIFT_TOP)tests/work/cache
 CROSS_ARCHS   := aarch64 ppc64le s390x riscv64
 cross_gnu      = $(patsubst ppc64le,powerpc64le,$(1))-linux-gnu
@@ -81,8 +83,8 @@ $(VMSIFT_CACHE)/sysroot-%/.complete:
 
 vmsift-static: $(CLI_SRC) $(LIB_SRC) $(HDRS) $(STAMP)
 vmsift-static $(CROSS_ARCHS:%=vmsift-static.%):
-	$(CC) $(CROSS_CPPFLAGS) $(CFLAGS) -DVMSIFT_NO_BTF -static -o $@ $(CLI_SRC) $(LIB_SRC) \
-		$(CROSS_LDFLAGS) $(LDFLAGS) $(filter-out -lbpf,$(LDLIBS)) -lstdc++ -lm  # static snappy is C++; no libbpf in the sysroots (typeinfo_btf.c)
+	$(CC) $(CROSS_CPPFLAGS) $(CFLAGS) -DVMSIFT_NO_DWARF -DVMSIFT_NO_BTF -static -o $@ $(CLI_SRC) $(LIB_SRC) \
+		$(CROSS_LDFLAGS) $(LDFLAGS) $(filter-out $(VMSIFT_DW_LIBS) -lbpf,$(LDLIBS)) -lstdc++ -lm  # static snappy is C++; no libbpf in the sysroots (typeinfo_btf.c)
 
 bench/ceiling: bench/ceiling.c lib/libvmsift.a $(STAMP)
 	$(CC) $(CFLAGS) -o $@ bench/ceiling.c lib/libvmsift.a $(LDFLAGS) $(LDLIBS)

@@ -14,6 +14,8 @@
 #   VMSIFT_VISIBILITY  hidden by default: libvmsift.so exports VMSIFT_API only
 #   VMSIFT_WARN      the warning set (-Werror added when WERROR=1)
 #   VMSIFT_LDLIBS    the libraries to link
+#   VMSIFT_DW_LIBS   elfutils' libdw and libelf (-x, -g: lib/typeinfo_dwarf.c),
+#                    part of VMSIFT_LDLIBS; the static builds leave them out
 
 vmsift_goal  := $(.DEFAULT_GOAL)
 VMSIFT_TOP   := $(dir $(abspath $(lastword $(MAKEFILE_LIST))))
@@ -32,7 +34,8 @@ VMSIFT_WARN  := -Wall -Wextra -Wshadow -Wcast-qual -Wstrict-prototypes \
 ifeq ($(WERROR),1)
 VMSIFT_WARN  += -Werror
 endif
-VMSIFT_LDLIBS := $(VMSIFT_PKG_LIBS) -pthread
+VMSIFT_DW_LIBS := -ldw -lelf
+VMSIFT_LDLIBS := $(VMSIFT_PKG_LIBS) $(VMSIFT_DW_LIBS) -pthread
 
 # print-VAR: VAR's value, for scripts that build outside make.
 print-%:

@@ -52,6 +52,9 @@ struct cli {
 	int split;                   /* --split */
 	int reassemble;              /* --reassemble */
 	const char *vmcoreinfo;
+	const char *vmlinux;          /* -x */
+	const char *gen_vmcoreinfo;   /* -g */
+	int exit_status;             /* other than 1 on failure (2: -x mismatch) */
 	unsigned levels[32];         /* -d 11,31: the retry levels */
 	unsigned nr_levels;
 	char **args;
@@ -69,6 +72,12 @@ int cli_rebuild(struct cli *c);
 int cli_reassemble(struct cli *c);
 int cli_split(struct cli *c);
 int cli_dump_dmesg(struct cli *c);
+/* vmsift_open() of args[0], then -x and -i; prints the error and sets
+ * exit_status for a vmlinux of another kernel (cli/debuginfo.c). */
+int cli_open_input(struct vmsift *vs, struct cli *c);
+/* STATUS, or exit_status when one was set and STATUS is a failure. */
+int cli_exit_status(const struct cli *c, int status);
+int cli_gen_vmcoreinfo(struct cli *c);
 /* Create PATH for output: 0600, never over an existing file or through a
  * symlink unless -f; prints the error and returns -1 on failure. */
 int open_output(const struct cli *c, const char *path, int *created);

@@ -52,10 +52,7 @@ int cli_dump_dmesg(struct cli *c)
 	vs = vmsift_new();
 	if (!vs)
 		return cli_error("out of memory"), 1;
-	if (vmsift_open(vs, c->args[0]) < 0 ||
-	    (c->vmcoreinfo && vmsift_set_vmcoreinfo_file(vs, c->vmcoreinfo) < 0))
-		cli_error("%s", vmsift_error(vs));
-	else
+	if (cli_open_input(vs, c) == 0)
 		ret = write_log(vs, c);
 	if (ret == 0 && (c->message_level & ML_COMMON))
 		printf("The dmesg log is saved to %s.\n\nvmsift Completed.\n",

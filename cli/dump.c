@@ -188,12 +188,9 @@ static int check_dump_args(const struct cli *c)
 	return 0;
 }
 
-static int open_input(struct vmsift *vs, const struct cli *c)
+static int open_input(struct vmsift *vs, struct cli *c)
 {
-	if (vmsift_open(vs, c->args[0]) < 0 ||
-	    (c->vmcoreinfo && vmsift_set_vmcoreinfo_file(vs, c->vmcoreinfo) < 0))
-		return cli_error("%s", vmsift_error(vs));
-	return 0;
+	return cli_open_input(vs, c);
 }
 
 /* Start over at the next -d level after running out of space, as

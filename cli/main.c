@@ -57,6 +57,7 @@ static void usage(FILE *f)
 "       vmsift --split [options] VMCORE DUMPFILE1 DUMPFILE2 [...]\n"
 "       vmsift --reassemble DUMPFILE1 DUMPFILE2 [...] DUMPFILE\n"
 "       vmsift --dump-dmesg [--partial-dmesg] [-f] VMCORE LOGFILE\n"
+"       vmsift -g VMCOREINFO -x VMLINUX\n"
 "\n"
 "Save a Linux crash dump (makedumpfile's command line).\n"
 "\n"
@@ -77,6 +78,8 @@ static void usage(FILE *f)
 "                   another level to retry with (-d 1,31)\n"
 "  -b ORDER         accepted for compatibility (write cache size)\n"
 "  -i VMCOREINFO    take VMCOREINFO from this text file\n"
+"  -x VMLINUX       take what VMCOREINFO lacks from this debug vmlinux\n"
+"  -g VMCOREINFO    with -x: write the vmlinux's VMCOREINFO text, then exit\n"
 "  --non-mmap       read VMCORE with read(), never mmap()\n"
 "  --num-threads N  worker threads (default: CPUs online)\n"
 "  --compression-level N  codec level (zlib 1-12, zstd -7-22; default 1)\n"
@@ -90,7 +93,8 @@ static void usage(FILE *f)
 "  -D               debug messages\n"
 "  -h, -v           this help; version and built-in codecs\n"
 "\n"
-"Exit status: 0 on success, 1 on failure.\n");
+"Exit status: 0 on success, 1 on failure, 2 when -x names another\n"
+"kernel's vmlinux.\n");
 }
 
 static void version(void)
@@ -132,6 +136,8 @@ static int parse_option(struct cli *c, int opt, const char *arg)
 	case 'R': c->rebuild = 1; return 0;
 	case 'f': c->force = 1; return 0;
 	case 'i': c->vmcoreinfo = arg; return 0;
+	case 'x': c->vmlinux = arg; return 0;
+	case 'g': c->gen_vmcoreinfo = arg; return 0;
 	case 'D': c->message_level |= ML_DEBUG; return 0;
 	case 'd': return cli_parse_dump_level(c, arg);
 	case 'h': c->help = 1; return 0;
@@ -195,7 +201,7 @@ static int parse_args(struct cli *c, int argc, char **argv)
 		if (opt == OPT_UNSUPPORTED)
 			return cli_error("option '--%s' is not implemented yet",
 					 long_opts[idx].name);
-		if (opt < 128 && strchr("geXx", opt))
+		if (opt < 128 && strchr("eX", opt))
 			return cli_error("option '-%c' is not implemented yet",
 					 opt);
 		if (opt == '?') {
@@ -230,13 +236,15 @@ int main(int argc, char **argv)
 		version();
 		return 0;
 	}
+	if (c.gen_vmcoreinfo)
+		return cli_gen_vmcoreinfo(&c);
 	if (c.rebuild)
 		return cli_rebuild(&c);
 	if (c.reassemble)
 		return cli_reassemble(&c);
 	if (c.split)
-		return cli_split(&c);
+		return cli_exit_status(&c, cli_split(&c));
 	if (c.dump_dmesg || c.partial_dmesg)
-		return cli_dump_dmesg(&c);
-	return cli_dump(&c);
+		return cli_exit_status(&c, cli_dump_dmesg(&c));
+	return cli_exit_status(&c, cli_dump(&c));
 }

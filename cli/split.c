@@ -76,11 +76,8 @@ int cli_split(struct cli *c)
 		goto out;
 	}
 	cli_catch_signals(vs);
-	if (vmsift_open(vs, c->args[0]) < 0 ||
-	    (c->vmcoreinfo && vmsift_set_vmcoreinfo_file(vs, c->vmcoreinfo) < 0)) {
-		cli_error("%s", vmsift_error(vs));
+	if (cli_open_input(vs, c) < 0)
 		goto out;
-	}
 	ret = split(vs, c, fds, names, n);
 	if (ret == 0 && (c->message_level & ML_COMMON))
 		printf("The dumpfiles are saved to %s, ... %s.\n\nvmsift "

@@ -73,6 +73,8 @@ enum vmsift_status {
 	VMSIFT_E_CANCELLED,     /* vmsift_cancel() stopped it */
 	VMSIFT_E_NO_DATA,       /* read: the address is not in the dump (a
 				   hole, or a page the dump left out) */
+	VMSIFT_E_MISMATCH,      /* a debug vmlinux (-x) of another kernel than
+				   the dump's: build id or release differ */
 };
 
 enum vmsift_codec {
@@ -181,6 +183,23 @@ VMSIFT_API int vmsift_open_fd(struct vmsift *vs, int fd, const char *name);
 /* Take VMCOREINFO from a text file (makedumpfile -i) instead of the
  * dump's own note.  Call after vmsift_open(). */
 VMSIFT_API int vmsift_set_vmcoreinfo_file(struct vmsift *vs, const char *path);
+
+/* makedumpfile -x: complete the input's VMCOREINFO from the DWARF of the
+ * debug vmlinux at PATH.  The dump's own VMCOREINFO note wins key by key;
+ * without one, every key comes from the vmlinux, its addresses moved by
+ * the KASLR offset found in the dump (an ELF vmcore).  Fails with
+ * VMSIFT_E_MISMATCH when the vmlinux's build id or release is not the
+ * dump's, VMSIFT_E_UNSUPPORTED in a build without libdw.  Call after
+ * vmsift_open() and before vmsift_set_vmcoreinfo_file() (whose file then
+ * wins, as makedumpfile's -i does). doc/debuginfo.md. */
+VMSIFT_API int vmsift_set_vmlinux(struct vmsift *vs, const char *path);
+
+/* makedumpfile -g: the VMCOREINFO text of the debug vmlinux at PATH, for
+ * PAGE_SIZE (0: the host's), into *TEXT (malloc'ed, NUL-terminated; the
+ * caller frees it) and *LEN.  Needs no input; VS carries the error. */
+VMSIFT_API int vmsift_vmlinux_vmcoreinfo(struct vmsift *vs, const char *path,
+					 uint64_t page_size, char **text,
+					 size_t *len);
 
 /* Write a dump of the opened input to OUT_FD, which must be open for
  * writing; it must be seekable unless opts->flattened is set.

@@ -265,7 +265,9 @@ static int type_of_symbol(struct ev *ev, const struct vs_ec_expr *x,
 		return 0;
 	if (describe(ev, declared, &a) < 0 || describe(ev, *type, &b) < 0)
 		return -1;
-	if (a.ptr != b.ptr || a.array != b.array || a.kind != b.kind ||
+	/* an array may be named by its element's type (boot_command_line:char
+	 * with a size), as C lets it decay */
+	if (a.ptr != b.ptr || (b.array && !a.array) || a.kind != b.kind ||
 	    a.size != b.size || (a.name && b.name && strcmp(a.name, b.name)))
 		return vs_err(ev->err, "'%s:%s' does not match the declared "
 			      "type of '%s' (%s%s%s)", sym, x->type, sym,

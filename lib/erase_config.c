@@ -350,11 +350,7 @@ static int parse_size(struct ec_parser *p, struct vs_ec_erase *er)
 		return 0;
 	}
 	er->size_kind = VS_EC_SIZE_EXPR;
-	if (parse_expr(p, t, &er->size_expr) < 0)
-		return -1;
-	if (er->size_expr.type)
-		return fail_at(p, t, "a size expression takes no ':TYPE'");
-	return 0;
+	return parse_expr(p, t, &er->size_expr);
 }
 
 /* After the "erase" keyword. ID: the loop's variable, or NULL. */

@@ -5,9 +5,105 @@
  * through the input's own translation (arch.h) and reader.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "arch.h"
 #include "erase_setup.h"
+#include "vmcoreinfo.h"
+
+/* A DWARF source gives the vmlinux's link addresses: the kernel image's
+ * symbols move by the dump's KASLR offset (VMCOREINFO KERNELOFFSET), as
+ * makedumpfile moves them; per-CPU offsets below the image do not.  The
+ * BTF source reads the dump's kallsyms: already where they are. */
+struct es_reloc {
+	const struct vs_typeinfo *inner;
+	uint64_t offset, image;
+};
+
+static int rl_symbol(void *ctx, const char *name, uint64_t *addr,
+		     struct vs_error *err)
+{
+	const struct es_reloc *r = ctx;
+
+	if (r->inner->ops->symbol(r->inner->ctx, name, addr, err) < 0)
+		return -1;
+	if (*addr >= r->image)
+		*addr += r->offset;
+	return 0;
+}
+
+static int rl_symbol_type(void *ctx, const char *name, uint64_t *type,
+			  struct vs_error *err)
+{
+	const struct es_reloc *r = ctx;
+
+	return r->inner->ops->symbol_type(r->inner->ctx, name, type, err);
+}
+
+static int rl_type_by_name(void *ctx, const char *name, uint64_t *type,
+			   struct vs_error *err)
+{
+	const struct es_reloc *r = ctx;
+
+	return r->inner->ops->type_by_name(r->inner->ctx, name, type, err);
+}
+
+static int rl_type(void *ctx, uint64_t type, struct vs_ti_type *out,
+		   struct vs_error *err)
+{
+	const struct es_reloc *r = ctx;
+
+	return r->inner->ops->type(r->inner->ctx, type, out, err);
+}
+
+static int rl_member(void *ctx, uint64_t type, const char *member,
+		     uint64_t *offset, uint64_t *mtype, struct vs_error *err)
+{
+	const struct es_reloc *r = ctx;
+
+	return r->inner->ops->member(r->inner->ctx, type, member, offset,
+				     mtype, err);
+}
+
+static int rl_enumerator(void *ctx, const char *name, int64_t *value,
+			 struct vs_error *err)
+{
+	const struct es_reloc *r = ctx;
+
+	return r->inner->ops->enumerator(r->inner->ctx, name, value, err);
+}
+
+static void rl_free(void *ctx)
+{
+	(void)ctx;
+}
+
+static const struct vs_typeinfo_ops reloc_ops = {
+	.name = "DWARF (relocated)",
+	.symbol = rl_symbol,
+	.symbol_type = rl_symbol_type,
+	.type_by_name = rl_type_by_name,
+	.type = rl_type,
+	.member = rl_member,
+	.enumerator = rl_enumerator,
+	.free = rl_free,
+};
+
+static void relocate(struct vs_typeinfo *out, struct es_reloc *r,
+		     const struct vs_input *in, const struct vs_typeinfo *ti)
+{
+	struct vs_error ignored;
+
+	*out = *ti;
+	if (strcmp(ti->ops->name, "DWARF") != 0 || !in->vi ||
+	    !vs_vi_hex(in->vi, "KERNELOFFSET", &r->offset) || !r->offset)
+		return;
+	r->inner = ti;
+	if (ti->ops->symbol(ti->ctx, "_stext", &r->image, &ignored) < 0)
+		r->image = 0;
+	out->ops = &reloc_ops;
+	out->ctx = r;
+}
 
 struct es_mem {
 	struct vs_arch *arch;
@@ -38,6 +134,8 @@ static int resolve(struct vs_erase **out, const struct vs_input *in,
 	struct es_mem m = { 0 };
 	struct vs_erase_mem mem = { .ctx = &m, .read = es_read,
 				    .vtop = es_vtop };
+	struct es_reloc rl = { 0 };
+	struct vs_typeinfo moved;
 	int ret = -1;
 
 	if (vs_arch_new(&m.arch, in, err) < 0)
@@ -48,7 +146,8 @@ static int resolve(struct vs_erase **out, const struct vs_input *in,
 	mem.ptr_size = vs_arch_machine(m.arch)->ptr_size;
 	mem.big_endian = vs_arch_machine(m.arch)->big_endian;
 	mem.page_size = in->page_size;
-	ret = vs_erase_build(out, c, ti, &mem, opts, err);
+	relocate(&moved, &rl, in, ti);
+	ret = vs_erase_build(out, c, &moved, &mem, opts, err);
 	vs_reader_fini(&m.reader);
 out_arch:
 	vs_arch_free(m.arch);

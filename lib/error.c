@@ -117,6 +117,7 @@ const char *vmsift_status_name(enum vmsift_status st)
 		[VMSIFT_E_NO_MEMORY] = "out of memory",
 		[VMSIFT_E_CANCELLED] = "cancelled",
 		[VMSIFT_E_NO_DATA] = "not in the dump",
+		[VMSIFT_E_MISMATCH] = "debug information of another kernel",
 	};
 
 	if ((unsigned)st >= sizeof(names) / sizeof(names[0]) || !names[st])

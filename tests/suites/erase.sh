@@ -46,7 +46,9 @@ t_erase_cli() {
 	vmsift --config "$d/bad.conf" -d 31 "$erase_vmcore" "$d/o" > "$d/log" 2>&1 && return 1
 	grep -q "bad.conf:3:8: 'u.comm' does not start with the loop's variable 't'" "$d/log" ||
 		{ cat "$d/log"; return 1; }
-	printf 'erase init_task.comm\n' > "$d/ok.conf"
+	# whatever the source (none, or the dump's BTF), a rule it cannot
+	# resolve refuses the dump: no file goes out without its erase
+	printf 'erase no_such_secret_anywhere\n' > "$d/ok.conf"
 	vmsift --config "$d/ok.conf" -d 31 "$erase_vmcore" "$d/o2" > "$d/log" 2>&1
 	rc=$?
 	# no -x: the dump's BTF, which knows no global's type (doc/btf.md)
@@ -61,15 +63,16 @@ run_test "erase: vmsift --config: a syntax error named by line and column; no ru
 	t_erase_cli
 
 # The spec of the symbols and types the configs use, from the vmlinux.
+erase_syms=init_task,init_uts_ns,saved_command_line,boot_command_line,panic_notifier_list
+erase_structs=task_struct,list_head,uts_namespace,new_utsname,cred,atomic_notifier_head,notifier_block,signal_struct,rlimit
 erase_spec() {
-	local spec=$work/erase/spec-$erase_kver off
+	local spec off
+	spec=$work/erase/spec-$erase_kver-$(echo "$erase_syms $erase_structs" | sha1sum | cut -c1-8)
 	mkdir -p "$work/erase"
 	if [ ! -s "$spec" ] || [ "$top/tests/tools/ti_spec.py" -nt "$spec" ]; then
 		off=$(grep -a -m1 -o 'KERNELOFFSET=[0-9a-f]*' "$erase_vmcore" | cut -d= -f2)
 		[ -n "$off" ] || { echo "no KERNELOFFSET in $erase_vmcore" >&2; return 1; }
-		gdb -batch -nx -ex "python import sys; sys.argv = ['$spec.tmp', '$off', \
-'init_task,init_uts_ns,saved_command_line,panic_notifier_list', \
-'task_struct,list_head,uts_namespace,new_utsname,cred,atomic_notifier_head,notifier_block,signal_struct,rlimit']" \
+		gdb -batch -nx -ex "python import sys; sys.argv = ['$spec.tmp', '$off', '$erase_syms', '$erase_structs']" \
 			-x "$top/tests/tools/ti_spec.py" "$erase_vmlinux" >&2 || return 1
 		mv "$spec.tmp" "$spec"
 	fi
@@ -128,7 +131,7 @@ t_erase_missing() {
 	mkdir -p "$d"
 	{ cat "$erase_data/dwarf.conf"; printf 'erase no_such_secret.key\n'; } > "$d/missing.conf"
 	ERASE_OPTS="-l -d 31" erase_run "$d/missing.conf" "$d/m.kd" 2>"$d/log" && return 1
-	grep -q "rule at line 17: 'no_such_secret.key': no symbol 'no_such_secret'" "$d/log" ||
+	grep -q "rule at line 19: 'no_such_secret.key': no symbol 'no_such_secret'" "$d/log" ||
 		{ cat "$d/log"; return 1; }
 	ERASE_OPTS="-l -d 31" erase_run "$erase_data/dwarf.conf" "$d/want.kd" || return 1
 	ERASE_OPTS="-l -d 31 --ignore-missing" erase_run "$d/missing.conf" "$d/m.kd" || return 1
@@ -149,12 +152,35 @@ erase_reference() {
 	echo "$ref"
 }
 
+# Through the gdb spec (an independent DWARF reader) and through vmsift's
+# own -x (libdw, lib/typeinfo_dwarf.c): both equal makedumpfile's dump.
 t_erase_makedumpfile() {
 	local d=$work/out/erase ref
 	mkdir -p "$d"
 	ref=$(erase_reference) || { echo "makedumpfile -x --config failed"; return 1; }
 	ERASE_OPTS="-l -d 31" erase_run "$erase_data/dwarf.conf" "$d/v.kd" || return 1
-	$erase_cmp kdump "$erase_vmcore" "$d/v.kd" "$ref"
+	$erase_cmp kdump "$erase_vmcore" "$d/v.kd" "$ref" || return 1
+	vmsift -x "$erase_vmlinux" --config "$erase_data/dwarf.conf" -l -d 31 \
+		--message-level 4 "$erase_vmcore" "$d/x.kd" || return 1
+	$erase_cmp kdump "$erase_vmcore" "$d/x.kd" "$ref"
+}
+
+# -x with the SYMBOL:TYPE rules: each :TYPE checked against DWARF's
+# declared type, the same file as makedumpfile's syntax; a wrong one
+# refused, naming the declared type.
+t_erase_x_types() {
+	local d=$work/out/erase
+	mkdir -p "$d"
+	vmsift -x "$erase_vmlinux" --config "$erase_data/dwarf.conf" -l -d 31 \
+		--message-level 4 "$erase_vmcore" "$d/x.kd" || return 1
+	vmsift -x "$erase_vmlinux" --config "$erase_data/btf.conf" -l -d 31 \
+		--message-level 4 "$erase_vmcore" "$d/xb.kd" || return 1
+	cmp "$d/x.kd" "$d/xb.kd" || return 1
+	printf '# wrong type\nerase init_task:cred.usage\n' > "$d/wrong.conf"
+	vmsift -x "$erase_vmlinux" --config "$d/wrong.conf" -l -d 31 \
+		"$erase_vmcore" "$d/xw.kd" > "$d/log" 2>&1 && return 1
+	grep -q "rule at line 2: .*'init_task:cred' does not match the declared type of 'init_task' (task_struct)" "$d/log" ||
+		{ cat "$d/log"; return 1; }
 }
 
 if [ "${VMSIFT_ERASE_FULL:-0}" = 1 ] && [ ! -f "$erase_vmlinux" ]; then
@@ -170,8 +196,10 @@ if [ -f "$erase_vmlinux" ] && [ -f "$erase_vmcore" ] && command -v gdb >/dev/nul
 		t_erase_missing
 	run_test "erase: crash opens an erased dump and shows the erased node name" \
 		t_erase_crash
+	run_test "erase: -x checks SYMBOL:TYPE against DWARF's declared types; both forms write the same dump" \
+		t_erase_x_types
 	if erase_reference >/dev/null 2>&1; then
-		run_test "erase: vmsift --config equals makedumpfile 1.7.2 -x --config: every page, the eraseinfo" \
+		run_test "erase: vmsift -x --config (and the gdb spec) equals makedumpfile 1.7.2 -x --config: every page, the eraseinfo" \
 			t_erase_makedumpfile
 	else
 		log "# skipped: erase vs makedumpfile -x --config (VMSIFT_ERASE_FULL=1 makes its reference, minutes)"
