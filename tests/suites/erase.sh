@@ -51,9 +51,7 @@ t_erase_cli() {
 	printf 'erase no_such_secret_anywhere\n' > "$d/ok.conf"
 	vmsift --config "$d/ok.conf" -d 31 "$erase_vmcore" "$d/o2" > "$d/log" 2>&1
 	rc=$?
-	# no -x: the dump's BTF, which knows no global's type (doc/btf.md)
-	[ $rc -ne 0 ] && grep -q "no type for 'init_task' (name it: init_task:TYPE" "$d/log" ||
-		{ cat "$d/log"; return 1; }
+	[ $rc -ne 0 ] || { cat "$d/log"; return 1; }
 	! [ -s "$d/o2" ] || { echo "a dump was written without its erase"; return 1; }
 }
 
