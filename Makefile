@@ -143,12 +143,14 @@ install: vmsift lib/libvmsift.a lib/libvmsift.so
 	chmod 644 $(DESTDIR)$(MANDIR)/man8/vmsift.8.gz
 	$(INSTALL) -d $(DESTDIR)$(DATADIR)/vmsift  # the shipped erase rules (doc/erase.md)
 	$(INSTALL) -m 644 data/erase/secrets.conf $(DESTDIR)$(DATADIR)/vmsift/secrets.conf
+	$(INSTALL) -m 644 data/erase/secrets-dwarf.conf $(DESTDIR)$(DATADIR)/vmsift/secrets-dwarf.conf
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/vmsift $(DESTDIR)$(LIBDIR)/libvmsift.a \
 		$(DESTDIR)$(LIBDIR)/libvmsift.so.0 $(DESTDIR)$(LIBDIR)/libvmsift.so \
 		$(DESTDIR)$(INCLUDEDIR)/vmsift.h $(DESTDIR)$(PKGCONFIGDIR)/vmsift.pc \
 		$(DESTDIR)$(MANDIR)/man8/vmsift.8.gz \
-		$(DESTDIR)$(DATADIR)/vmsift/secrets.conf
+		$(DESTDIR)$(DATADIR)/vmsift/secrets.conf \
+		$(DESTDIR)$(DATADIR)/vmsift/secrets-dwarf.conf
 
 .PHONY: all static check demo sanitize fuzz bench clean install uninstall

@@ -163,8 +163,8 @@ t_btf_refused() {
 # t_btf_erase_secrets VMCORE: the shipped rules (data/erase/secrets.conf)
 # resolved from the dump's own kallsyms and BTF (no -x) erase what drgn
 # and DWARF say the secrets are, in every format: kdump (lzo), ELF,
-# flattened rebuilt with -R, a split set reassembled; crash still opens
-# the kdump one (tests/harness/crash-check, the -dbg vmlinux).
+# flattened rebuilt with -R, a split set reassembled; secrets-dwarf.conf
+# with -x (DWARF) erases the same bytes; crash still opens the kdump one (tests/harness/crash-check, the -dbg vmlinux).
 t_btf_erase_secrets() {
 	local in=$1 vml o=$work/out/sec conf=$top/data/erase/secrets.conf
 	vml=$(btf_dbg_vmlinux "$in") || return 1
@@ -173,10 +173,12 @@ t_btf_erase_secrets() {
 	"$top/vmsift" --config "$conf" -E -d 31 "$in" "$o.elf" > /dev/null || return 1
 	"$top/vmsift" --config "$conf" -F -z -d 31 "$in" 2> /dev/null |
 		"$top/vmsift" -R "$o.rebuilt" > /dev/null || return 1
+	"$top/vmsift" -x "$vml" --config "${conf%.conf}-dwarf.conf" -l -d 31 "$in" \
+		"$o.dwarf" > /dev/null || return 1
 	"$top/vmsift" --config "$conf" --split -l -d 31 "$in" "$o.s1" "$o.s2" > /dev/null || return 1
 	"$top/vmsift" --reassemble "$o.s1" "$o.s2" "$o.merged" > /dev/null || return 1
 	"$btf_py" "$top/tests/tools/erased_check.py" "$in" "$vml" \
-		"$o.kdump" "$o.elf" "$o.rebuilt" "$o.merged" || return 1
+		"$o.kdump" "$o.elf" "$o.rebuilt" "$o.merged" "$o.dwarf" || return 1
 	VMSIFT_CACHE=${VMSIFT_CACHE:-$top/tests/work/cache} \
 		"$top/tests/harness/crash-check" "$o.kdump"
 }

@@ -20,6 +20,7 @@ inst_files=(
 	usr/lib/pkgconfig/vmsift.pc
 	usr/share/man/man8/vmsift.8.gz
 	usr/share/vmsift/secrets.conf
+	usr/share/vmsift/secrets-dwarf.conf
 )
 
 inst_pkgconfig() {
