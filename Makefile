@@ -91,8 +91,8 @@ $(VMSIFT_CACHE)/sysroot-%/.complete: tools/cross-sysroot
 
 vmsift-static: $(CLI_SRC) $(LIB_SRC) $(HDRS) $(STAMP)
 vmsift-static $(CROSS_ARCHS:%=vmsift-static.%):
-	$(CC) $(CROSS_CPPFLAGS) $(CFLAGS) -DVMSIFT_NO_DWARF -static -o $@ $(CLI_SRC) $(LIB_SRC) \
-		$(CROSS_LDFLAGS) $(LDFLAGS) $(filter-out $(VMSIFT_DW_LIBS),$(LDLIBS)) -lstdc++ -lm  # static snappy is C++
+	$(CC) $(CROSS_CPPFLAGS) $(CFLAGS) -DVMSIFT_NO_DWARF -DVMSIFT_NO_BTF -static -o $@ $(CLI_SRC) $(LIB_SRC) \
+		$(CROSS_LDFLAGS) $(LDFLAGS) $(filter-out $(VMSIFT_DW_LIBS) -lbpf,$(LDLIBS)) -lstdc++ -lm  # static snappy is C++; no libbpf in the sysroots (typeinfo_btf.c)
 
 bench/ceiling: bench/ceiling.c lib/libvmsift.a $(STAMP)
 	$(CC) $(CFLAGS) -o $@ bench/ceiling.c lib/libvmsift.a $(LDFLAGS) $(LDLIBS)
@@ -139,6 +139,7 @@ BINDIR     ?= $(PREFIX)/sbin
 LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR     ?= $(PREFIX)/share/man
+DATADIR    ?= $(PREFIX)/share
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 INSTALL    ?= install
 VERSION    := $(shell sed -n 's/^\#define VMSIFT_VERSION_STRING "\(.*\)"/\1/p' include/vmsift.h)
@@ -157,11 +158,16 @@ install: vmsift lib/libvmsift.a lib/libvmsift.so
 	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/vmsift.pc
 	gzip -9n -c doc/vmsift.8 > $(DESTDIR)$(MANDIR)/man8/vmsift.8.gz
 	chmod 644 $(DESTDIR)$(MANDIR)/man8/vmsift.8.gz
+	$(INSTALL) -d $(DESTDIR)$(DATADIR)/vmsift  # the shipped erase rules (doc/erase.md)
+	$(INSTALL) -m 644 data/erase/secrets.conf $(DESTDIR)$(DATADIR)/vmsift/secrets.conf
+	$(INSTALL) -m 644 data/erase/secrets-dwarf.conf $(DESTDIR)$(DATADIR)/vmsift/secrets-dwarf.conf
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/vmsift $(DESTDIR)$(LIBDIR)/libvmsift.a \
 		$(DESTDIR)$(LIBDIR)/libvmsift.so.0 $(DESTDIR)$(LIBDIR)/libvmsift.so \
 		$(DESTDIR)$(INCLUDEDIR)/vmsift.h $(DESTDIR)$(PKGCONFIGDIR)/vmsift.pc \
-		$(DESTDIR)$(MANDIR)/man8/vmsift.8.gz
+		$(DESTDIR)$(MANDIR)/man8/vmsift.8.gz \
+		$(DESTDIR)$(DATADIR)/vmsift/secrets.conf \
+		$(DESTDIR)$(DATADIR)/vmsift/secrets-dwarf.conf
 
 .PHONY: all static check demo sanitize fuzz bench clean install uninstall e2e-kdump-tools

@@ -19,10 +19,10 @@
 
 vmsift_goal  := $(.DEFAULT_GOAL)
 VMSIFT_TOP   := $(dir $(abspath $(lastword $(MAKEFILE_LIST))))
-VMSIFT_PKGS  := zlib lzo2 snappy libzstd libdeflate libcrypto
+VMSIFT_PKGS  := zlib lzo2 snappy libzstd libdeflate libcrypto libbpf
 VMSIFT_PKG_CFLAGS := $(shell pkg-config --cflags $(VMSIFT_PKGS) 2>/dev/null)
 VMSIFT_PKG_LIBS   := $(shell pkg-config --libs $(VMSIFT_PKGS) 2>/dev/null || \
-                       echo -lz -llzo2 -lsnappy -lzstd -ldeflate -lcrypto)
+                       echo -lz -llzo2 -lsnappy -lzstd -ldeflate -lcrypto -lbpf)
 
 VMSIFT_CPPFLAGS := -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
                    -I$(VMSIFT_TOP)include -I$(VMSIFT_TOP)lib $(VMSIFT_PKG_CFLAGS)

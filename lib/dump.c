@@ -13,6 +13,7 @@
 #include "estimate.h"
 #include "util.h"
 #include "session.h"
+#include "typeinfo_btf.h"
 #include "writer.h"
 
 static void free_workers(struct vs_dump *d)
@@ -181,6 +182,18 @@ static int close_sinks(struct vs_dump *d, struct vs_error *err)
 	return ret;
 }
 
+/* No -x: the dump's own kallsyms and BTF (typeinfo_btf.c) become the
+ * session's source of symbols and types, kept for later dumps. */
+static int use_btf(struct vmsift *vs, struct vs_error *err)
+{
+	struct vs_typeinfo ti;
+
+	if (vs_typeinfo_btf_open(&ti, &vs->in, err) < 0)
+		return -1;
+	vs_session_set_typeinfo(vs, ti);
+	return 0;
+}
+
 /* --config: the rules resolved before any page is read. */
 static int setup_erase(struct vmsift *vs, struct vs_dump *d,
 		       struct vs_error *err)
@@ -191,6 +204,9 @@ static int setup_erase(struct vmsift *vs, struct vs_dump *d,
 
 	if (!o->erase_config)
 		return 0;
+	if (!vs->ti.ops && use_btf(vs, err) < 0)
+		return vs_err_ctx(err, "cannot apply '%s' without -x VMLINUX",
+				  o->erase_config);
 	return vs_erase_setup(&d->erase, &vs->in, &vs->ti, o->erase_config,
 			      &eo, err);
 }

@@ -121,6 +121,14 @@ machine_args() {
 	esac
 }
 
+# The known secrets of kdump-test --secrets (tests/suites/btf.sh greps the
+# raw vmcore for them and checks the shipped erase rules against them):
+# a dm-crypt key (32 bytes, AES-256) and a user key's payload, each ASCII so
+# a grep finds it, each handed to the guest only as hex.
+SECRET_DM_KEY='vmsift dm-crypt secret key 0042!'
+SECRET_USER_KEY='vmsift user-key payload 7f3a9c51'
+secret_hex() { printf '%s' "$1" | od -An -tx1 | tr -d ' \n'; }
+
 # harness_modules: the modules the initramfs loads (and their
 # dependencies): the data disk's, and qemu_fw_cfg for -device vmcoreinfo,
 # which -M pseries has no fw_cfg for.

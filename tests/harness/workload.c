@@ -13,6 +13,11 @@
  *   -c DIR   read every file in DIR (clean page cache)
  *   -w MB    write a file (-W PATH) and fsync it (cache with buffer heads)
  *   -R PATH  create PATH once ready
+ *   -K HEX   a dm-crypt mapping "vmsift-secret" (aes-cbc-plain, 1 MiB over
+ *            a device-mapper error device) with key HEX, given to the
+ *            kernel as hex: the raw key bytes exist only in the kernel
+ *   -U HEX   a "user" key "vmsift:secret" in the user keyring whose payload
+ *            is HEX decoded (the workload's copy is wiped after add_key)
  *
  * Built with gcc -static by the harness; runs as /bin/workload in the guest.
  */
@@ -24,7 +29,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <linux/dm-ioctl.h>
+#include <linux/keyctl.h>
 #include <unistd.h>
 
 #define MiB (1024UL * 1024UL)
@@ -166,14 +176,88 @@ static void write_synced(const char *path, size_t len)
 	close(fd);
 }
 
+/* One device-mapper ioctl on /dev/mapper/control for device NAME, with
+ * an optional target TYPE of PARAMS over SECTORS sectors; the device's
+ * number comes back. */
+static unsigned long long dm_call(int fd, unsigned long cmd, const char *name,
+				  const char *type, const char *params,
+				  unsigned long long sectors)
+{
+	static char buf[16384];
+	struct dm_ioctl *io = (struct dm_ioctl *)buf;
+	struct dm_target_spec *sp = (struct dm_target_spec *)(io + 1);
+
+	memset(buf, 0, sizeof(buf));
+	io->version[0] = DM_VERSION_MAJOR;
+	io->data_size = sizeof(buf);
+	io->data_start = sizeof(*io);
+	snprintf(io->name, sizeof(io->name), "%s", name);
+	if (type) {
+		io->target_count = 1;
+		sp->sector_start = 0;
+		sp->length = sectors;
+		snprintf(sp->target_type, sizeof(sp->target_type), "%s", type);
+		snprintf((char *)(sp + 1), sizeof(buf) - sizeof(*io) - sizeof(*sp),
+			 "%s", params);
+		sp->next = 0;
+	}
+	if (ioctl(fd, cmd, io) != 0)
+		die("device-mapper ioctl");
+	return io->dev;
+}
+
+/* A crypt mapping with key HEX over a device-mapper "error" device (the
+ * data disk is mounted, so dm-crypt could not claim it; the key is set
+ * up all the same, and no I/O is ever made). */
+static void dm_crypt_secret(const char *hex)
+{
+	char params[512];
+	unsigned long long dev;
+	int fd = open("/dev/mapper/control", O_RDWR);
+
+	if (fd < 0)
+		die("open /dev/mapper/control (dm_mod loaded?)");
+	dev = dm_call(fd, DM_DEV_CREATE, "vmsift-backing", NULL, NULL, 0);
+	dm_call(fd, DM_TABLE_LOAD, "vmsift-backing", "error", "", 2048);
+	dm_call(fd, DM_DEV_SUSPEND, "vmsift-backing", NULL, NULL, 0);
+	snprintf(params, sizeof(params), "aes-cbc-plain %s 0 %u:%u 0", hex,
+		 major(dev), minor(dev));
+	dm_call(fd, DM_DEV_CREATE, "vmsift-secret", NULL, NULL, 0);
+	dm_call(fd, DM_TABLE_LOAD, "vmsift-secret", "crypt", params, 2048);
+	dm_call(fd, DM_DEV_SUSPEND, "vmsift-secret", NULL, NULL, 0); /* resume */
+	close(fd);
+	printf("HARNESS: dm-crypt mapping vmsift-secret set up\n");
+}
+
+static void user_key_secret(const char *hex)
+{
+	unsigned char payload[256];
+	size_t n = strlen(hex) / 2, i;
+	unsigned v;
+
+	if (n == 0 || n > sizeof(payload))
+		die("-U: 2 to 512 hex digits");
+	for (i = 0; i < n; i++) {
+		if (sscanf(hex + 2 * i, "%2x", &v) != 1)
+			die("-U: not hex");
+		payload[i] = (unsigned char)v;
+	}
+	if (syscall(SYS_add_key, "user", "vmsift:secret", payload, n,
+		    KEY_SPEC_USER_KEYRING) < 0)
+		die("add_key");
+	explicit_bzero(payload, sizeof(payload));
+	printf("HARNESS: user key vmsift:secret added (%zu bytes)\n", n);
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long anon_mb = 0, zero_mb = 0, tmpfs_mb = 0, write_mb = 0, huge_n = 0;
 	int rnd_every = 0, opt;
 	const char *tmpfs_path = "/tmp/workload.shm", *huge_dir = NULL;
 	const char *cache_dir = NULL, *write_path = NULL, *ready = NULL;
+	const char *dm_key = NULL, *user_key = NULL;
 
-	while ((opt = getopt(argc, argv, "a:r:z:t:T:H:P:c:w:W:R:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:r:z:t:T:H:P:c:w:W:R:K:U:")) != -1) {
 		switch (opt) {
 		case 'a': anon_mb = strtoul(optarg, NULL, 0); break;
 		case 'r': rnd_every = atoi(optarg); break;
@@ -186,9 +270,12 @@ int main(int argc, char **argv)
 		case 'w': write_mb = strtoul(optarg, NULL, 0); break;
 		case 'W': write_path = optarg; break;
 		case 'R': ready = optarg; break;
+		case 'K': dm_key = optarg; break;
+		case 'U': user_key = optarg; break;
 		default:
 			fprintf(stderr, "usage: workload [-a MB] [-r N] [-z MB] [-t MB -T PATH] "
-				"[-H N -P DIR] [-c DIR] [-w MB -W PATH] [-R PATH]\n");
+				"[-H N -P DIR] [-c DIR] [-w MB -W PATH] [-R PATH] "
+				"[-K HEX] [-U HEX]\n");
 			return 2;
 		}
 	}
@@ -216,6 +303,10 @@ int main(int argc, char **argv)
 		read_dir(cache_dir);
 	if (write_mb && write_path)
 		write_synced(write_path, write_mb * MiB);
+	if (dm_key)
+		dm_crypt_secret(dm_key);
+	if (user_key)
+		user_key_secret(user_key);
 
 	printf("HARNESS: workload ready (anon %lu MiB, zeroed %lu MiB, tmpfs %lu MiB, "
 	       "hugetlb %lu x 2 MiB, written %lu MiB)\n",

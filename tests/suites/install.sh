@@ -19,6 +19,8 @@ inst_files=(
 	usr/include/vmsift.h
 	usr/lib/pkgconfig/vmsift.pc
 	usr/share/man/man8/vmsift.8.gz
+	usr/share/vmsift/secrets.conf
+	usr/share/vmsift/secrets-dwarf.conf
 )
 
 inst_pkgconfig() {

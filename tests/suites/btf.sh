@@ -1,0 +1,237 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/suites/btf.sh - the dead kernel's own kallsyms and BTF as the
+# source of symbols and types (lib/kallsyms.c, lib/typeinfo_btf.c; issue
+# 13), asked through tests/unit/ti_query.  Sourced by tests/run.
+#
+# Oracles, none of them vmsift's:
+#   drgn with the -dbg vmlinux (x86_64 6.1, fetched once into the cache
+#   by tests/harness/lib.sh fetch_dbg_vmlinux; an 860 MB download on a
+#   fresh cache): the addresses of fixed symbols and of 300 picked at
+#   random, sizes and member offsets from DWARF, a per-CPU variable's type
+#   (tests/tools/dwarf_answers.py);
+#   the dead kernel's VMCOREINFO, written by the kernel itself: every
+#   SYMBOL() that kallsyms holds, on every carried vmcore (x86_64, arm64,
+#   riscv64, s390x, ppc64le), and every SIZE() and OFFSET() against BTF
+#   where the kernel has BTF reachable (x86_64 6.1, riscv64 6.12).
+# Debian's arm64, s390x and ppc64el 6.1 kernels are built without
+# CONFIG_KALLSYMS_ALL: their kallsyms has no data symbols, so no
+# __start_BTF; the BTF source must refuse them naming what it lacks.
+# About 40 s warm (drgn loads the 860 MB vmlinux twice).
+
+btf_dir=$work/btf
+btf_q=$top/tests/unit/ti_query
+btf_py=/usr/bin/python3          # Debian's python: has drgn
+mkdir -p "$btf_dir"
+
+# btf_vmcore ZST: the carried vmcore ZST decompressed once (path on stdout).
+btf_vmcore() {
+	local z=$1 raw=$btf_dir/$(basename "${1%.zst}")
+	[ -f "$z" ] || { echo "missing $z" >&2; return 1; }
+	if [ ! -f "$raw" ] || [ "$z" -nt "$raw" ]; then
+		zstd -q -d --long=31 -f -o "$raw.tmp" "$z" || return 1
+		mv "$raw.tmp" "$raw"
+	fi
+	echo "$raw"
+}
+
+# btf_vmcoreinfo VMCORE: the VMCOREINFO text of an ELF vmcore.
+btf_vmcoreinfo() {
+	"$btf_py" - "$1" <<'PY'
+import sys
+d = open(sys.argv[1], 'rb').read(1 << 24)
+i = d.find(b'OSRELEASE=')
+sys.stdout.write(d[i:d.find(b'\0', i)].decode('latin1') if i >= 0 else '')
+PY
+}
+
+# btf_dbg_vmlinux VMCORE: the -dbg vmlinux of VMCORE's x86_64 kernel.
+btf_dbg_vmlinux() {
+	local rel
+	rel=$(btf_vmcoreinfo "$1" | sed -n 's/^OSRELEASE=//p')
+	[ -n "$rel" ] || { echo "no OSRELEASE in $1" >&2; return 1; }
+	( set -e; VMSIFT_CACHE=${VMSIFT_CACHE:-$top/tests/work/cache}
+	  # shellcheck source=/dev/null
+	  . "$top/tests/harness/lib.sh"; fetch_dbg_vmlinux "$rel"; echo "$DBG_VMLINUX" )
+}
+
+# t_btf_kallsyms_drgn VMCORE: kallsyms addresses equal drgn's from DWARF,
+# for the named symbols and 300 others picked at random (never 'A':
+# absolute per-CPU offsets, which drgn relocates by the KASLR offset).
+t_btf_kallsyms_drgn() {
+	local in=$1 vml seed=${BTF_SEED:-$RANDOM} out=$btf_dir/drgn
+	vml=$(btf_dbg_vmlinux "$in") || return 1
+	"$btf_q" "$in" kallsyms > "$out.all" || return 1
+	[ "$(wc -l < "$out.all")" -gt 50000 ] || { echo "too few symbols"; return 1; }
+	{ printf 'sym %s\n' init_task init_uts_ns saved_command_line \
+		init_top_pgt _text _stext __start_BTF __stop_BTF jiffies_64 \
+		schedule panic start_kernel
+	  awk '$3 != "A" && $3 != "a" { n[$1]++; l[$1] = $0 }
+	       END { for (k in n) if (n[k] == 1) print k }' "$out.all" |
+		sort | shuf -n 300 --random-source=<(yes "$seed") | sed 's/^/sym /'
+	} > "$out.q"
+	"$btf_q" "$in" query < "$out.q" > "$out.ours" || return 1
+	"$btf_py" "$top/tests/tools/dwarf_answers.py" "$in" "$vml" < "$out.q" > "$out.ref" || return 1
+	grep -q error "$out.ref" && { echo "drgn could not answer:"; grep error "$out.ref" | head; return 1; }
+	[ "$(wc -l < "$out.q")" -ge 300 ] || { echo "too few questions"; return 1; }
+	diff "$out.ref" "$out.ours" || { echo "seed $seed (BTF_SEED=$seed repeats it)"; return 1; }
+}
+
+# t_btf_types_drgn VMCORE: BTF's sizes and member offsets equal DWARF's.
+t_btf_types_drgn() {
+	local in=$1 vml out=$btf_dir/types
+	vml=$(btf_dbg_vmlinux "$in") || return 1
+	cat > "$out.q" <<'Q'
+sizeof task_struct
+sizeof list_head
+sizeof page
+sizeof uts_namespace
+sizeof key
+sizeof user_key_payload
+sizeof crng
+sizeof mm_struct
+sizeof char*
+sizeof task_struct*
+sizeof u64
+offsetof task_struct comm
+offsetof task_struct tasks
+offsetof task_struct pid
+offsetof task_struct mm
+offsetof uts_namespace name.nodename
+offsetof uts_namespace name.release
+offsetof list_head next
+offsetof page lru
+offsetof page mapping
+offsetof page _refcount
+offsetof page compound_head
+offsetof key payload
+offsetof key type
+offsetof key datalen
+offsetof user_key_payload data
+offsetof user_key_payload datalen
+offsetof crng key
+offsetof mm_struct pgd
+offsetof tls_context prot_info
+offsetof tls_sw_context_tx aead_send
+offsetof net_device name
+symtype runqueues
+symtype crngs
+Q
+	"$btf_q" "$in" query < "$out.q" > "$out.ours" || return 1
+	"$btf_py" "$top/tests/tools/dwarf_answers.py" "$in" "$vml" < "$out.q" > "$out.ref" || return 1
+	grep -q error "$out.ref" && { echo "drgn could not answer:"; grep error "$out.ref"; return 1; }
+	diff "$out.ref" "$out.ours"
+}
+
+# t_btf_vmcoreinfo VMCORE [types]: every SYMBOL() of VMCOREINFO that
+# kallsyms holds has kallsyms' address (SYMBOL(mem_section) is the
+# pointer's value, not its address: left out); with "types", every
+# SIZE() and OFFSET() equals BTF's.
+t_btf_vmcoreinfo() {
+	local in=$1 out=$btf_dir/vi n
+	btf_vmcoreinfo "$in" > "$out.txt"
+	"$btf_q" "$in" kallsyms > "$out.all" || return 1
+	[ "$(wc -l < "$out.all")" -gt 20000 ] || { echo "too few symbols"; return 1; }
+	awk 'NR == FNR { a[$1] = a[$1] " " $2; next }
+	     /^SYMBOL\(/ { n = $0; sub(/^SYMBOL\(/, "", n); sub(/\).*/, "", n)
+			   v = $0; sub(/.*=/, "", v); sub(/^0+/, "", v)
+			   if (n == "mem_section" || !(n in a)) next
+			   seen++
+			   if (index(a[n] " ", " " v " ") == 0) { print "SYMBOL(" n ")=" v " but kallsyms:" a[n]; bad++ } }
+	     END { print seen + 0 " symbols checked" > "/dev/stderr"; exit bad > 0 || seen == 0 }' \
+		"$out.all" FS='\n' "$out.txt" || return 1
+	[ "${2:-}" = types ] || return 0
+	sed -n 's/^SIZE(\([^)]*\))=.*/sizeof \1/p; s/^OFFSET(\([^.)]*\)\.\([^)]*\))=.*/offsetof \1 \2/p' \
+		"$out.txt" > "$out.q"
+	n=$(wc -l < "$out.q")
+	[ "$n" -gt 20 ] || { echo "only $n SIZE/OFFSET keys"; return 1; }
+	"$btf_q" "$in" query < "$out.q" > "$out.ours" || return 1
+	sed -n 's/^SIZE(\([^)]*\))=\(.*\)/\1 \2/p; s/^OFFSET(\([^.)]*\)\.\([^)]*\))=\(.*\)/\1 \2 \3/p' \
+		"$out.txt" > "$out.ref"
+	# ours has the member's size after its offset: compare the offset only
+	awk 'NF == 4 { print $1, $2, $3; next } { print }' "$out.ours" | diff "$out.ref" -
+}
+
+# t_btf_refused VMCORE: a kernel whose kallsyms lacks __start_BTF is
+# refused by the BTF source, naming the symbol (exit 1, no crash).
+t_btf_refused() {
+	local in=$1 msg rc=0
+	msg=$(echo "sym _text" | "$btf_q" "$in" query 2>&1) || rc=$?
+	[ "$rc" = 1 ] || { echo "exit $rc: $msg"; return 1; }
+	case $msg in *"'__start_BTF'"*) ;; *) echo "message: $msg"; return 1 ;; esac
+}
+
+# t_btf_erase_secrets VMCORE: the shipped rules (data/erase/secrets.conf)
+# resolved from the dump's own kallsyms and BTF (no -x) erase what drgn
+# and DWARF say the secrets are, in every format: kdump (lzo), ELF,
+# flattened rebuilt with -R, a split set reassembled; secrets-dwarf.conf
+# with -x (DWARF) erases the same bytes; crash still opens the kdump one (tests/harness/crash-check, the -dbg vmlinux).
+t_btf_erase_secrets() {
+	local in=$1 vml o=$work/out/sec conf=$top/data/erase/secrets.conf
+	vml=$(btf_dbg_vmlinux "$in") || return 1
+	mkdir -p "$work/out"
+	"$top/vmsift" --config "$conf" -l -d 31 "$in" "$o.kdump" > /dev/null || return 1
+	"$top/vmsift" --config "$conf" -E -d 31 "$in" "$o.elf" > /dev/null || return 1
+	"$top/vmsift" --config "$conf" -F -z -d 31 "$in" 2> /dev/null |
+		"$top/vmsift" -R "$o.rebuilt" > /dev/null || return 1
+	"$top/vmsift" -x "$vml" --config "${conf%.conf}-dwarf.conf" -l -d 31 "$in" \
+		"$o.dwarf" > /dev/null || return 1
+	"$top/vmsift" --config "$conf" --split -l -d 31 "$in" "$o.s1" "$o.s2" > /dev/null || return 1
+	"$top/vmsift" --reassemble "$o.s1" "$o.s2" "$o.merged" > /dev/null || return 1
+	"$btf_py" "$top/tests/tools/erased_check.py" "$in" "$vml" \
+		"$o.kdump" "$o.elf" "$o.rebuilt" "$o.merged" "$o.dwarf" || return 1
+	VMSIFT_CACHE=${VMSIFT_CACHE:-$top/tests/work/cache} \
+		"$top/tests/harness/crash-check" "$o.kdump"
+}
+
+# The secrets vmcore: a guest holding a known dm-crypt key and user key
+# (tests/harness/kdump-test --secrets), made once into the cache when
+# VMSIFT_SECRETS=1 (about 2 minutes of QEMU), then used whenever cached.
+btf_secrets_vmcore() {
+	local c=${VMSIFT_CACHE:-$top/tests/work/cache} v
+	v=$c/secrets-6.1.0-57-amd64.vmcore
+	if [ ! -f "$v" ] && [ "${VMSIFT_SECRETS:-0}" = 1 ]; then
+		VMSIFT_CACHE=$c "$top/tests/harness/kdump-test" --quick --secrets \
+			--dump-args '-l -d 31' --no-check --out "$work/secrets-run" \
+			--save-raw "$v.tmp" >&2 && mv "$v.tmp" "$v"
+	fi
+	[ -f "$v" ] && echo "$v"
+}
+
+# t_btf_secrets_present VMCORE: the raw vmcore holds both secrets' bytes
+# (they reached the guest's kernel only as hex: these copies are the
+# kernel's own).
+t_btf_secrets_present() {
+	local in=$1 k
+	# shellcheck source=/dev/null
+	. "$top/tests/harness/lib.sh"
+	for k in "$SECRET_DM_KEY" "$SECRET_USER_KEY"; do
+		grep -c -a -F -- "$k" "$in" > /dev/null || { echo "'$k' is not in $in"; return 1; }
+	done
+}
+
+btf_tests() {
+	local x86 a64 rv s390 ppc sec
+	make -s -C "$top/tests/unit" ti_query >/dev/null || { run_test btf_build false; return; }
+	x86=$(btf_vmcore "$top/tests/data/kdump-384M.vmcore.zst") || return
+	a64=$(btf_vmcore "$top/tests/data/arm64/kdump-arm64-384M.vmcore.zst") || return
+	rv=$(btf_vmcore "$top/tests/data/riscv64/snapshot-riscv64-256M.vmcore.zst") || return
+	s390=$(btf_vmcore "$top/tests/data/s390x/snapshot-s390x-512M.vmcore.zst") || return
+	ppc=$(btf_vmcore "$top/tests/data/ppc64le/kdump-ppc64le-radix-768M.vmcore.zst") || return
+	run_test btf_kallsyms_drgn_x86_64 t_btf_kallsyms_drgn "$x86"
+	run_test btf_types_drgn_x86_64 t_btf_types_drgn "$x86"
+	run_test btf_vmcoreinfo_x86_64 t_btf_vmcoreinfo "$x86" types
+	run_test btf_vmcoreinfo_riscv64 t_btf_vmcoreinfo "$rv" types
+	run_test btf_kallsyms_arm64 t_btf_vmcoreinfo "$a64"
+	run_test btf_kallsyms_s390x t_btf_vmcoreinfo "$s390"
+	run_test btf_kallsyms_ppc64le t_btf_vmcoreinfo "$ppc"
+	run_test btf_refused_arm64 t_btf_refused "$a64"
+	run_test btf_refused_s390x t_btf_refused "$s390"
+	run_test btf_erase_secrets_x86_64 t_btf_erase_secrets "$x86"
+	if sec=$(btf_secrets_vmcore); then
+		run_test btf_secrets_present t_btf_secrets_present "$sec"
+		run_test btf_erase_secrets_guest t_btf_erase_secrets "$sec"
+	else
+		log "# skipped: the secrets vmcore (VMSIFT_SECRETS=1 makes it once)"
+	fi
+}
+btf_tests
