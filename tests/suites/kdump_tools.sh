@@ -28,6 +28,7 @@ t_debs_build() {
 	ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 	deb_has "$deb_dir"/vmsift_*.deb usr/sbin/vmsift &&
 	deb_has "$deb_dir"/vmsift_*.deb usr/share/man/man8/vmsift.8.gz &&
+	deb_has "$deb_dir"/vmsift_*.deb usr/share/vmsift/secrets.conf &&
 	deb_has "$deb_dir"/libvmsift0_*.deb "usr/lib/$ma/libvmsift.so.0" &&
 	deb_has "$deb_dir"/libvmsift-dev_*.deb usr/include/vmsift.h &&
 	deb_has "$deb_dir"/libvmsift-dev_*.deb "usr/lib/$ma/libvmsift.so" libvmsift.so.0 &&
