@@ -15,6 +15,7 @@
  * its ops (format.h), used by input.c's table and reader.c.
  */
 #include <elf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,6 +126,117 @@ static int add_note_segment(struct vs_input *in, const Elf64_Phdr *ph,
 	return 0;
 }
 
+/* ---- /proc/kcore ------------------------------------------------------ */
+
+/* /proc/kcore (x86_64 only) is an ELF core of kernel virtual memory: the
+ * direct map, vmalloc, vmemmap, the kernel image.  It is told from a
+ * vmcore by a PT_LOAD with p_paddr all ones, which kcore writes for every
+ * segment that is not RAM (and, before Linux 4.13 or so, for all).  Only
+ * the direct map is memory: each of its segments becomes a physical
+ * range, p_paddr where the kernel gives one (makedumpfile's rule), else
+ * the virtual address less PAGE_OFFSET; every other PT_LOAD is dropped
+ * (its p_type set to PT_NULL). */
+#define KCORE_NO_PADDR     (~0ULL)
+#define KCORE_KERNEL_MAP   0xffffffff80000000ULL  /* __START_KERNEL_map */
+#define KCORE_PAGE_OFFSET  0xffff888000000000ULL  /* 4-level, no KASLR */
+#define KCORE_DIRECT_SIZE  (1ULL << 46)           /* 4-level direct map */
+
+static int is_kcore(const struct vs_input *in, const Elf64_Phdr *ph,
+		    size_t nr)
+{
+	if (in->elf_machine != EM_X86_64)
+		return 0;
+	for (size_t i = 0; i < nr; i++)
+		if (ph[i].p_type == PT_LOAD && ph[i].p_paddr == KCORE_NO_PADDR)
+			return 1;
+	return 0;
+}
+
+/* PAGE_OFFSET: from the last RAM segment that has p_paddr (as
+ * makedumpfile), else 4-level paging's constant; *WITH_PADDR says which. */
+static uint64_t kcore_page_offset(const Elf64_Phdr *ph, size_t nr,
+				  int *with_paddr)
+{
+	uint64_t off = KCORE_PAGE_OFFSET;
+
+	*with_paddr = 0;
+	for (size_t i = 0; i < nr; i++) {
+		if (ph[i].p_type != PT_LOAD || ph[i].p_paddr == KCORE_NO_PADDR ||
+		    ph[i].p_vaddr >= KCORE_KERNEL_MAP ||
+		    ph[i].p_vaddr < ph[i].p_paddr)
+			continue;
+		off = ph[i].p_vaddr - ph[i].p_paddr;
+		*with_paddr = 1;
+	}
+	return off;
+}
+
+static void kcore_phdrs(struct vs_input *in, Elf64_Phdr *ph, size_t nr)
+{
+	int with_paddr;
+	const uint64_t base = kcore_page_offset(ph, nr, &with_paddr);
+
+	in->kcore = 1;
+	for (size_t i = 0; i < nr; i++) {
+		Elf64_Phdr *p = &ph[i];
+		const int direct = p->p_vaddr >= base &&
+			p->p_vaddr - base < KCORE_DIRECT_SIZE &&
+			p->p_vaddr < KCORE_KERNEL_MAP;
+
+		if (p->p_type != PT_LOAD)
+			continue;
+		if (!direct || (with_paddr && p->p_paddr == KCORE_NO_PADDR))
+			p->p_type = PT_NULL;
+		else if (p->p_paddr == KCORE_NO_PADDR)
+			p->p_paddr = p->p_vaddr - base;
+	}
+}
+
+/* Where the kcore has no VMCOREINFO note (before Linux 4.19): the note
+ * the kernel keeps in memory, at the physical address and size
+ * /sys/kernel/vmcoreinfo gives, read through the direct map. */
+#define KCORE_SYS_VMCOREINFO "/sys/kernel/vmcoreinfo"
+#define KCORE_MAX_VMCOREINFO (64u << 10)
+
+static int kcore_sys_vmcoreinfo(struct vs_input *in, struct vs_error *err)
+{
+	unsigned long long paddr, size;
+	uint32_t nh[3];
+	char *buf;
+	FILE *f = fopen(KCORE_SYS_VMCOREINFO, "r");
+	int n = f ? fscanf(f, "%llx %llx", &paddr, &size) : 0;
+	long i;
+	int ret = -1;
+
+	if (f)
+		fclose(f);
+	if (n != 2)
+		return vs_err(err, "no VMCOREINFO note, and none in '%s'",
+			      KCORE_SYS_VMCOREINFO);
+	i = vs_input_find(in, paddr);
+	if (i < 0 || size > KCORE_MAX_VMCOREINFO || size < sizeof(nh) ||
+	    paddr + size > in->phys[i].paddr + in->phys[i].filesz)
+		return vs_err(err, "VMCOREINFO at 0x%llx+0x%llx ('%s') is not "
+			      "in the direct map", paddr, size,
+			      KCORE_SYS_VMCOREINFO);
+	buf = malloc(size);
+	if (!buf)
+		return vs_err_oom(err, "out of memory");
+	if (vs_file_read_at(&in->file, buf, size, in->phys[i].offset +
+			    (paddr - in->phys[i].paddr), "VMCOREINFO", err) < 0)
+		goto out;
+	memcpy(nh, buf, sizeof(nh));
+	n = (int)vs_round_up(nh[0], 4);  /* the name, "VMCOREINFO" */
+	if (nh[1] > size - sizeof(nh) || (size_t)n > size - sizeof(nh) - nh[1])
+		vs_err(err, "bad VMCOREINFO note at 0x%llx", paddr);
+	else
+		ret = vs_input_set_vmcoreinfo(in, buf + sizeof(nh) + n, nh[1],
+					      KCORE_SYS_VMCOREINFO, err);
+out:
+	free(buf);
+	return ret;
+}
+
 static int read_phdrs(struct vs_input *in, const Elf64_Ehdr *eh,
 		      struct vs_error *err)
 {
@@ -152,6 +264,8 @@ static int read_phdrs(struct vs_input *in, const Elf64_Ehdr *eh,
 		goto out;
 	for (i = 0; i < nr; i++)
 		vs_elf_phdr_order(&in->order, &ph[i]);
+	if (is_kcore(in, ph, nr))
+		kcore_phdrs(in, ph, nr);
 	for (i = 0; i < nr; i++) {
 		uint64_t phoff = eh->e_phoff + i * sizeof(*ph);
 
@@ -271,7 +385,9 @@ static int elf_open(struct vs_input *in, struct vs_error *err)
 	    vs_input_scan_notes(in, err) < 0)
 		return vs_err_ctx(err, "cannot read '%s'", path);
 	vs_input_set_max_mapnr(in);
-	if (vs_input_load_vmcoreinfo_note(in, err) < 0)
+	if (vs_input_load_vmcoreinfo_note(in, err) < 0 ||
+	    (in->kcore && !in->has_vmcoreinfo_note &&
+	     kcore_sys_vmcoreinfo(in, err) < 0))
 		return vs_err_ctx(err, "cannot read '%s'", path);
 	return 0;
 }
