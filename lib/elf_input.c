@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
+#include <sys/vfs.h>
 
 #include "elf_order.h"
 #include "format.h"
@@ -237,6 +239,79 @@ out:
 	return ret;
 }
 
+/* Leave [start, end) out of in->phys (sorted, no overlaps), splitting
+ * the segment it lies inside. */
+static int phys_cut(struct vs_input *in, uint64_t start, uint64_t end,
+		    struct vs_error *err)
+{
+	for (size_t i = 0; i < in->nr_phys; i++) {
+		struct vs_segment *s = &in->phys[i], tail;
+		const uint64_t s_end = s->paddr + s->memsz;
+
+		if (end <= s->paddr || start >= s_end)
+			continue;
+		tail = *s;
+		tail.paddr = end;
+		tail.memsz = end < s_end ? s_end - end : 0;
+		tail.offset = s->offset + (end - s->paddr);
+		tail.filesz = s->filesz > end - s->paddr ?
+			s->filesz - (end - s->paddr) : 0;
+		s->memsz = start > s->paddr ? start - s->paddr : 0;
+		if (s->filesz > s->memsz)
+			s->filesz = s->memsz;
+		if (tail.memsz) {
+			struct vs_segment *p = realloc(in->phys,
+					(in->nr_phys + 1) * sizeof(*p));
+
+			if (!p)
+				return vs_err_oom(err, "out of memory");
+			in->phys = p;
+			memmove(&p[i + 2], &p[i + 1],
+				(in->nr_phys - i - 1) * sizeof(*p));
+			p[i + 1] = tail;
+			in->nr_phys++;
+		}
+	}
+	for (size_t i = 0; i < in->nr_phys;) {
+		if (in->phys[i].memsz)
+			i++;
+		else
+			memmove(&in->phys[i], &in->phys[i + 1],
+				(--in->nr_phys - i) * sizeof(*in->phys));
+	}
+	if (in->nr_phys == 0)
+		return vs_err(err, "no memory left once the crash kernel's "
+			      "0x%llx-0x%llx is left out",
+			      (unsigned long long)start,
+			      (unsigned long long)end);
+	return 0;
+}
+
+/* makedumpfile leaves the crash kernel's reserved memory (crashkernel=,
+ * "Crash kernel" in /proc/iomem) out of --mem-usage on kcore: so do we,
+ * when the input is this system's kcore (a file on procfs), not a copy. */
+static int kcore_cut_crashkernel(struct vs_input *in, struct vs_error *err)
+{
+	char line[256];
+	unsigned long long start, end;
+	struct statfs sf;
+	FILE *f;
+	int ret = 0;
+
+	if (fstatfs(in->file.fd, &sf) < 0 || sf.f_type != PROC_SUPER_MAGIC)
+		return 0;
+	f = fopen("/proc/iomem", "r");
+	if (!f)
+		return 0;
+	while (ret == 0 && fgets(line, sizeof(line), f)) {
+		if (strstr(line, ": Crash kernel") &&
+		    sscanf(line, " %llx-%llx", &start, &end) == 2 && end > start)
+			ret = phys_cut(in, start, end + 1, err);
+	}
+	fclose(f);
+	return ret;
+}
+
 static int read_phdrs(struct vs_input *in, const Elf64_Ehdr *eh,
 		      struct vs_error *err)
 {
@@ -382,6 +457,7 @@ static int elf_open(struct vs_input *in, struct vs_error *err)
 	const char *path = in->file.name;
 
 	if (read_header(in, err) < 0 || build_phys_map(in, err) < 0 ||
+	    (in->kcore && kcore_cut_crashkernel(in, err) < 0) ||
 	    vs_input_scan_notes(in, err) < 0)
 		return vs_err_ctx(err, "cannot read '%s'", path);
 	vs_input_set_max_mapnr(in);
