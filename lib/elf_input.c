@@ -196,20 +196,35 @@ static void kcore_phdrs(struct vs_input *in, Elf64_Phdr *ph, size_t nr)
 
 /* Where the kcore has no VMCOREINFO note (before Linux 4.19): the note
  * the kernel keeps in memory, at the physical address and size
- * /sys/kernel/vmcoreinfo gives, read through the direct map. */
+ * /sys/kernel/vmcoreinfo gives, read through the direct map (this
+ * system's kcore only). */
 #define KCORE_SYS_VMCOREINFO "/sys/kernel/vmcoreinfo"
 #define KCORE_MAX_VMCOREINFO (64u << 10)
+
+/* This system's kcore (a file on procfs), not a copy of one. */
+static int is_live_kcore(const struct vs_input *in)
+{
+	struct statfs sf;
+
+	return fstatfs(in->file.fd, &sf) == 0 && sf.f_type == PROC_SUPER_MAGIC;
+}
 
 static int kcore_sys_vmcoreinfo(struct vs_input *in, struct vs_error *err)
 {
 	unsigned long long paddr, size;
 	uint32_t nh[3];
 	char *buf;
-	FILE *f = fopen(KCORE_SYS_VMCOREINFO, "r");
-	int n = f ? fscanf(f, "%llx %llx", &paddr, &size) : 0;
+	FILE *f;
+	int n;
 	long i;
 	int ret = -1;
 
+	if (!is_live_kcore(in))
+		return vs_err(err, "no VMCOREINFO note (a copy of a kcore, not "
+			      "this system's: no '%s' to read)",
+			      KCORE_SYS_VMCOREINFO);
+	f = fopen(KCORE_SYS_VMCOREINFO, "r");
+	n = f ? fscanf(f, "%llx %llx", &paddr, &size) : 0;
 	if (f)
 		fclose(f);
 	if (n != 2)
@@ -294,11 +309,10 @@ static int kcore_cut_crashkernel(struct vs_input *in, struct vs_error *err)
 {
 	char line[256];
 	unsigned long long start, end;
-	struct statfs sf;
 	FILE *f;
 	int ret = 0;
 
-	if (fstatfs(in->file.fd, &sf) < 0 || sf.f_type != PROC_SUPER_MAGIC)
+	if (!is_live_kcore(in))
 		return 0;
 	f = fopen("/proc/iomem", "r");
 	if (!f)
