@@ -163,7 +163,8 @@ static uint64_t kcore_page_offset(const Elf64_Phdr *ph, size_t nr,
 
 	*with_paddr = 0;
 	for (size_t i = 0; i < nr; i++) {
-		if (ph[i].p_type != PT_LOAD || ph[i].p_paddr == KCORE_NO_PADDR ||
+		if (ph[i].p_type != PT_LOAD ||
+		    ph[i].p_paddr == KCORE_NO_PADDR ||
 		    ph[i].p_vaddr >= KCORE_KERNEL_MAP ||
 		    ph[i].p_vaddr < ph[i].p_paddr)
 			continue;
@@ -319,7 +320,8 @@ static int kcore_cut_crashkernel(struct vs_input *in, struct vs_error *err)
 		return 0;
 	while (ret == 0 && fgets(line, sizeof(line), f)) {
 		if (strstr(line, ": Crash kernel") &&
-		    sscanf(line, " %llx-%llx", &start, &end) == 2 && end > start)
+		    sscanf(line, " %llx-%llx", &start, &end) == 2 &&
+		    end > start)
 			ret = phys_cut(in, start, end + 1, err);
 	}
 	fclose(f);
