@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * memusage.c - the command's --mem-usage mode: makedumpfile's table of
- * page types on any input vmsift reads (an ELF vmcore, a kdump file;
- * not /proc/kcore yet), then the size a kdump-compressed dump
+ * page types on any input vmsift reads (an ELF vmcore, a kdump file,
+ * x86_64's /proc/kcore on a live system), then the size a kdump-compressed dump
  * would have at levels 1 and 31 with each codec, one line each for
  * scripts.  Called by main.c; uses the public API only.
  */

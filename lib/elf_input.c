@@ -15,8 +15,11 @@
  * its ops (format.h), used by input.c's table and reader.c.
  */
 #include <elf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
+#include <sys/vfs.h>
 
 #include "elf_order.h"
 #include "format.h"
@@ -125,6 +128,206 @@ static int add_note_segment(struct vs_input *in, const Elf64_Phdr *ph,
 	return 0;
 }
 
+/* ---- /proc/kcore ------------------------------------------------------ */
+
+/* /proc/kcore (x86_64 only) is an ELF core of kernel virtual memory: the
+ * direct map, vmalloc, vmemmap, the kernel image.  It is told from a
+ * vmcore by a PT_LOAD with p_paddr all ones, which kcore writes for every
+ * segment that is not RAM (and, before Linux 4.13 or so, for all).  Only
+ * the direct map is memory: each of its segments becomes a physical
+ * range, p_paddr where the kernel gives one (makedumpfile's rule), else
+ * the virtual address less PAGE_OFFSET; every other PT_LOAD is dropped
+ * (its p_type set to PT_NULL). */
+#define KCORE_NO_PADDR     (~0ULL)
+#define KCORE_KERNEL_MAP   0xffffffff80000000ULL  /* __START_KERNEL_map */
+#define KCORE_PAGE_OFFSET  0xffff888000000000ULL  /* 4-level, no KASLR */
+#define KCORE_DIRECT_SIZE  (1ULL << 46)           /* 4-level direct map */
+
+static int is_kcore(const struct vs_input *in, const Elf64_Phdr *ph,
+		    size_t nr)
+{
+	if (in->elf_machine != EM_X86_64)
+		return 0;
+	for (size_t i = 0; i < nr; i++)
+		if (ph[i].p_type == PT_LOAD && ph[i].p_paddr == KCORE_NO_PADDR)
+			return 1;
+	return 0;
+}
+
+/* PAGE_OFFSET: from the last RAM segment that has p_paddr (as
+ * makedumpfile), else 4-level paging's constant; *WITH_PADDR says which. */
+static uint64_t kcore_page_offset(const Elf64_Phdr *ph, size_t nr,
+				  int *with_paddr)
+{
+	uint64_t off = KCORE_PAGE_OFFSET;
+
+	*with_paddr = 0;
+	for (size_t i = 0; i < nr; i++) {
+		if (ph[i].p_type != PT_LOAD ||
+		    ph[i].p_paddr == KCORE_NO_PADDR ||
+		    ph[i].p_vaddr >= KCORE_KERNEL_MAP ||
+		    ph[i].p_vaddr < ph[i].p_paddr)
+			continue;
+		off = ph[i].p_vaddr - ph[i].p_paddr;
+		*with_paddr = 1;
+	}
+	return off;
+}
+
+static void kcore_phdrs(struct vs_input *in, Elf64_Phdr *ph, size_t nr)
+{
+	int with_paddr;
+	const uint64_t base = kcore_page_offset(ph, nr, &with_paddr);
+
+	in->kcore = 1;
+	for (size_t i = 0; i < nr; i++) {
+		Elf64_Phdr *p = &ph[i];
+		const int direct = p->p_vaddr >= base &&
+			p->p_vaddr - base < KCORE_DIRECT_SIZE &&
+			p->p_vaddr < KCORE_KERNEL_MAP;
+
+		if (p->p_type != PT_LOAD)
+			continue;
+		if (!direct || (with_paddr && p->p_paddr == KCORE_NO_PADDR))
+			p->p_type = PT_NULL;
+		else if (p->p_paddr == KCORE_NO_PADDR)
+			p->p_paddr = p->p_vaddr - base;
+	}
+}
+
+/* Where the kcore has no VMCOREINFO note (before Linux 4.19): the note
+ * the kernel keeps in memory, at the physical address and size
+ * /sys/kernel/vmcoreinfo gives, read through the direct map (this
+ * system's kcore only). */
+#define KCORE_SYS_VMCOREINFO "/sys/kernel/vmcoreinfo"
+#define KCORE_MAX_VMCOREINFO (64u << 10)
+
+/* This system's kcore (a file on procfs), not a copy of one. */
+static int is_live_kcore(const struct vs_input *in)
+{
+	struct statfs sf;
+
+	return fstatfs(in->file.fd, &sf) == 0 && sf.f_type == PROC_SUPER_MAGIC;
+}
+
+static int kcore_sys_vmcoreinfo(struct vs_input *in, struct vs_error *err)
+{
+	unsigned long long paddr, size;
+	uint32_t nh[3];
+	char *buf;
+	FILE *f;
+	int n;
+	long i;
+	int ret = -1;
+
+	if (!is_live_kcore(in))
+		return vs_err(err, "no VMCOREINFO note (a copy of a kcore, not "
+			      "this system's: no '%s' to read)",
+			      KCORE_SYS_VMCOREINFO);
+	f = fopen(KCORE_SYS_VMCOREINFO, "r");
+	n = f ? fscanf(f, "%llx %llx", &paddr, &size) : 0;
+	if (f)
+		fclose(f);
+	if (n != 2)
+		return vs_err(err, "no VMCOREINFO note, and none in '%s'",
+			      KCORE_SYS_VMCOREINFO);
+	i = vs_input_find(in, paddr);
+	if (i < 0 || size > KCORE_MAX_VMCOREINFO || size < sizeof(nh) ||
+	    paddr + size > in->phys[i].paddr + in->phys[i].filesz)
+		return vs_err(err, "VMCOREINFO at 0x%llx+0x%llx ('%s') is not "
+			      "in the direct map", paddr, size,
+			      KCORE_SYS_VMCOREINFO);
+	buf = malloc(size);
+	if (!buf)
+		return vs_err_oom(err, "out of memory");
+	if (vs_file_read_at(&in->file, buf, size, in->phys[i].offset +
+			    (paddr - in->phys[i].paddr), "VMCOREINFO", err) < 0)
+		goto out;
+	memcpy(nh, buf, sizeof(nh));
+	n = (int)vs_round_up(nh[0], 4);  /* the name, "VMCOREINFO" */
+	if (nh[1] > size - sizeof(nh) || (size_t)n > size - sizeof(nh) - nh[1])
+		vs_err(err, "bad VMCOREINFO note at 0x%llx", paddr);
+	else
+		ret = vs_input_set_vmcoreinfo(in, buf + sizeof(nh) + n, nh[1],
+					      KCORE_SYS_VMCOREINFO, err);
+out:
+	free(buf);
+	return ret;
+}
+
+/* Leave [start, end) out of in->phys (sorted, no overlaps), splitting
+ * the segment it lies inside. */
+static int phys_cut(struct vs_input *in, uint64_t start, uint64_t end,
+		    struct vs_error *err)
+{
+	for (size_t i = 0; i < in->nr_phys; i++) {
+		struct vs_segment *s = &in->phys[i], tail;
+		const uint64_t s_end = s->paddr + s->memsz;
+
+		if (end <= s->paddr || start >= s_end)
+			continue;
+		tail = *s;
+		tail.paddr = end;
+		tail.memsz = end < s_end ? s_end - end : 0;
+		tail.offset = s->offset + (end - s->paddr);
+		tail.filesz = s->filesz > end - s->paddr ?
+			s->filesz - (end - s->paddr) : 0;
+		s->memsz = start > s->paddr ? start - s->paddr : 0;
+		if (s->filesz > s->memsz)
+			s->filesz = s->memsz;
+		if (tail.memsz) {
+			struct vs_segment *p = realloc(in->phys,
+					(in->nr_phys + 1) * sizeof(*p));
+
+			if (!p)
+				return vs_err_oom(err, "out of memory");
+			in->phys = p;
+			memmove(&p[i + 2], &p[i + 1],
+				(in->nr_phys - i - 1) * sizeof(*p));
+			p[i + 1] = tail;
+			in->nr_phys++;
+		}
+	}
+	for (size_t i = 0; i < in->nr_phys;) {
+		if (in->phys[i].memsz)
+			i++;
+		else
+			memmove(&in->phys[i], &in->phys[i + 1],
+				(--in->nr_phys - i) * sizeof(*in->phys));
+	}
+	if (in->nr_phys == 0)
+		return vs_err(err, "no memory left once the crash kernel's "
+			      "0x%llx-0x%llx is left out",
+			      (unsigned long long)start,
+			      (unsigned long long)end);
+	return 0;
+}
+
+/* makedumpfile leaves the crash kernel's reserved memory (crashkernel=,
+ * "Crash kernel" in /proc/iomem) out of --mem-usage on kcore: so do we,
+ * when the input is this system's kcore (a file on procfs), not a copy. */
+static int kcore_cut_crashkernel(struct vs_input *in, struct vs_error *err)
+{
+	char line[256];
+	unsigned long long start, end;
+	FILE *f;
+	int ret = 0;
+
+	if (!is_live_kcore(in))
+		return 0;
+	f = fopen("/proc/iomem", "r");
+	if (!f)
+		return 0;
+	while (ret == 0 && fgets(line, sizeof(line), f)) {
+		if (strstr(line, ": Crash kernel") &&
+		    sscanf(line, " %llx-%llx", &start, &end) == 2 &&
+		    end > start)
+			ret = phys_cut(in, start, end + 1, err);
+	}
+	fclose(f);
+	return ret;
+}
+
 static int read_phdrs(struct vs_input *in, const Elf64_Ehdr *eh,
 		      struct vs_error *err)
 {
@@ -152,6 +355,8 @@ static int read_phdrs(struct vs_input *in, const Elf64_Ehdr *eh,
 		goto out;
 	for (i = 0; i < nr; i++)
 		vs_elf_phdr_order(&in->order, &ph[i]);
+	if (is_kcore(in, ph, nr))
+		kcore_phdrs(in, ph, nr);
 	for (i = 0; i < nr; i++) {
 		uint64_t phoff = eh->e_phoff + i * sizeof(*ph);
 
@@ -268,10 +473,13 @@ static int elf_open(struct vs_input *in, struct vs_error *err)
 	const char *path = in->file.name;
 
 	if (read_header(in, err) < 0 || build_phys_map(in, err) < 0 ||
+	    (in->kcore && kcore_cut_crashkernel(in, err) < 0) ||
 	    vs_input_scan_notes(in, err) < 0)
 		return vs_err_ctx(err, "cannot read '%s'", path);
 	vs_input_set_max_mapnr(in);
-	if (vs_input_load_vmcoreinfo_note(in, err) < 0)
+	if (vs_input_load_vmcoreinfo_note(in, err) < 0 ||
+	    (in->kcore && !in->has_vmcoreinfo_note &&
+	     kcore_sys_vmcoreinfo(in, err) < 0))
 		return vs_err_ctx(err, "cannot read '%s'", path);
 	return 0;
 }

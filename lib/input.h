@@ -61,6 +61,8 @@ struct vs_input {
 	void *priv;                  /* the format's own state */
 	struct vs_file file;         /* the file and its flattened map */
 	int no_mmap;                 /* read with pread only */
+	int kcore;                   /* /proc/kcore: read() only, its direct
+					map as physical memory (elf_input.c) */
 	int allow_split;             /* set before opening: accept one file
 					of a split set (kd.split) */
 	const struct vs_age_ids *ids; /* set before opening: decrypt an age

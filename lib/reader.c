@@ -17,7 +17,7 @@ int vs_reader_init(struct vs_reader *r, const struct vs_input *in,
 	memset(r, 0, sizeof(*r));
 	r->in = in;
 	r->last_seg = -1;
-	vs_view_init(&r->view, &in->file, in->no_mmap);
+	vs_view_init(&r->view, &in->file, in->no_mmap || in->kcore);
 	r->bounce = aligned_alloc(64, in->page_size);
 	if (!r->bounce)
 		return vs_err_oom(err, "out of memory");

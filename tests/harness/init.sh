@@ -9,6 +9,9 @@
 #   native    the same on the disk's in/vmcore, without the raw copy (a
 #             dump tool run natively on the guest's architecture)
 # Settings come from /harness.conf (written by the host scripts).
+#   kcore     run the workload, stop it (SIGSTOP), run vmsift, makedumpfile
+#             and vmsift again with --mem-usage /proc/kcore, store the
+#             outputs on the virtio disk (out/), power off
 # Every step prints "HARNESS: ..." on the console; failures print
 # "HARNESS: FAIL <step>" and power off, so the host can say what broke.
 export PATH=/bin:/sbin
@@ -144,6 +147,21 @@ if [ "$ROLE" = kdump ]; then
 	echo 1 > /proc/sys/kernel/sysrq
 	echo c > /proc/sysrq-trigger
 	fail "sysrq-c did not panic"
+fi
+if [ "$ROLE" = kcore ]; then
+	kill -STOP $!
+	sync
+	for t in vmsift makedumpfile vmsift2; do
+		b=/bin/${t%2}
+		$b --mem-usage /proc/kcore > /tmp/$t.out 2> /tmp/$t.err
+		echo $? > /tmp/$t.rc
+		say "kcore: $t --mem-usage /proc/kcore -> exit $(cat /tmp/$t.rc)"
+	done
+	mkdir -p /mnt/disk/out
+	cp /tmp/*.out /tmp/*.err /tmp/*.rc /mnt/disk/out/ || fail "copy the outputs"
+	umount /mnt/disk || fail "umount"
+	say "kcore done"
+	off
 fi
 say "ready for snapshot"
 while :; do sleep 3600; done

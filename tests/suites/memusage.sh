@@ -211,6 +211,71 @@ for z in "$top"/tests/data/{arm64,ppc64le,riscv64,s390x}/*.vmcore.zst; do
 		eval 't_usage_sizes "$(mu_raw "$z")"'
 done
 
+# /proc/kcore.  Without a guest: the carried vmcore reshaped as kcore lays
+# itself out (tests/tools/mkkcore.py: direct-map p_vaddr, p_paddr all
+# ones, the kernel-text segment to be dropped) gives the vmcore's own
+# output, table and DUMP_SIZE lines, byte for byte.
+t_usage_kcore_shape() {
+	local in=$1 k=$mu_dir/shape.kcore
+	$PY "$top/tests/tools/mkkcore.py" "$in" "$k" || return 1
+	vmsift --mem-usage "$in" > "$mu_dir/shape.vmcore.out" || return 1
+	vmsift --mem-usage "$k" > "$mu_dir/shape.kcore.out" || { rm -f "$k"; return 1; }
+	rm -f "$k"
+	grep -q '^DUMP_SIZE level=31 codec=zstd bytes=[1-9]' "$mu_dir/shape.kcore.out" &&
+		diff "$mu_dir/shape.vmcore.out" "$mu_dir/shape.kcore.out"
+}
+
+# With VMSIFT_KCORE=1, a live guest (tests/harness/kcore-test): vmsift,
+# Debian's makedumpfile, vmsift again on /proc/kcore, the workload
+# stopped.  Each excludable row of makedumpfile's table is within D + T of
+# the first vmsift's: D how much the two vmsift runs differ (the idle
+# system moving meanwhile), T 1% of the pages (each tool's own process is
+# in the table it prints: its anonymous memory counts as USER, its
+# buffers' fresh pages as ZERO; vmsift's is about 2 MiB larger).
+# KERN_DATA likewise, once the two totals' difference is taken off
+# makedumpfile's (its total counts pfns it does not read: see
+# doc/mem-usage.md).  Every DUMP_SIZE line is there, level 31 below level
+# 1 and both below the memory's size.
+mu_row() { awk -v t="$1" '$1 == t { print $2 }' "$2"; }
+t_usage_kcore_live() {
+	local d=$mu_dir/kcore o f row a b c tol total mt
+	"$top/tests/harness/kcore-test" --work "$d" || return 1
+	o=$d/out
+	for f in vmsift makedumpfile vmsift2; do
+		[ "$(cat "$o/$f.rc")" = 0 ] || { echo "$f failed:"; cat "$o/$f.out" "$o/$f.err"; return 1; }
+	done
+	paste "$o/makedumpfile.out" "$o/vmsift.out" "$o/vmsift2.out"
+	total=$(awk '/^Total pages on system/ { print $5 }' "$o/vmsift.out")
+	mt=$(awk '/^Total pages on system/ { print $5 }' "$o/makedumpfile.out")
+	[ -n "$total" ] && [ -n "$mt" ] || { echo "no total"; return 1; }
+	for row in ZERO NON_PRI_CACHE PRI_CACHE USER FREE KERN_DATA; do
+		a=$(mu_row $row "$o/vmsift.out") b=$(mu_row $row "$o/makedumpfile.out")
+		c=$(mu_row $row "$o/vmsift2.out")
+		[ -n "$a" ] && [ -n "$b" ] && [ -n "$c" ] || { echo "no $row row"; return 1; }
+		[ $row != KERN_DATA ] || b=$((b - (mt - total)))
+		tol=$(( (a > c ? a - c : c - a) + total / 100 ))
+		echo "$row: vmsift $a, makedumpfile $b, vmsift again $c, tolerance $tol"
+		(( a - b <= tol && b - a <= tol )) || { echo "$row out of tolerance"; return 1; }
+	done
+	for c in zlib lzo snappy zstd; do
+		a=$(mu_size 1 $c "$o/vmsift.out") b=$(mu_size 31 $c "$o/vmsift.out")
+		echo "DUMP_SIZE $c: level 1 $a, level 31 $b"
+		[ -n "$a" ] && [ -n "$b" ] && (( b > 0 && b <= a && a < total * 4096 )) ||
+			{ echo "DUMP_SIZE $c not sane"; return 1; }
+	done
+}
+mu_size() { sed -n "s/^DUMP_SIZE level=$1 codec=$2 bytes=\([0-9]*\)$/\1/p" "$3"; }
+
+if [ ${#vmcores[@]} -gt 0 ]; then
+	run_test "mem-usage: a kcore-shaped ELF gives the vmcore's output" \
+		t_usage_kcore_shape "${vmcores[0]}"
+fi
+if [ "${VMSIFT_KCORE:-0}" = 1 ]; then
+	run_test "mem-usage: /proc/kcore in a live guest, as makedumpfile's" t_usage_kcore_live
+else
+	log "# skipped: --mem-usage /proc/kcore in a live guest (VMSIFT_KCORE=1 boots one)"
+fi
+
 # Bad input: no VMCOREINFO refuses -e and --mem-usage, naming what is
 # missing, and leaves no file; every broken vmcore of mkbad.py gives
 # --mem-usage and -e an exit status of 0 or 1, never a crash or a hang;
