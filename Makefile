@@ -85,14 +85,17 @@ vmsift-static.$(1): $(CLI_SRC) $(LIB_SRC) $(HDRS) build/$(1).flags \
 		$(call cross_sysroot,$(1))/.complete
 endef
 $(foreach a,$(CROSS_ARCHS),$(eval $(call cross_static,$(a))))
+vmsift-static.riscv64: COMPAT_SRC = tools/compat/isoc23.c
 
 $(VMSIFT_CACHE)/sysroot-%/.complete: tools/cross-sysroot
 	VMSIFT_CACHE=$(VMSIFT_CACHE) tools/cross-sysroot $*
 
 vmsift-static: $(CLI_SRC) $(LIB_SRC) $(HDRS) $(STAMP)
 vmsift-static $(CROSS_ARCHS:%=vmsift-static.%):
-	$(CC) $(CROSS_CPPFLAGS) $(CFLAGS) -DVMSIFT_NO_DWARF -DVMSIFT_NO_BTF -static -o $@ $(CLI_SRC) $(LIB_SRC) \
-		$(CROSS_LDFLAGS) $(LDFLAGS) $(filter-out $(VMSIFT_DW_LIBS) -lbpf,$(LDLIBS)) -lstdc++ -lm  # static snappy is C++; no libbpf in the sysroots (typeinfo_btf.c)
+	$(CC) $(CROSS_CPPFLAGS) $(CFLAGS) -DVMSIFT_NO_DWARF -DVMSIFT_NO_BTF -static -o $@ $(CLI_SRC) $(LIB_SRC) $(COMPAT_SRC) \
+		$(CROSS_LDFLAGS) $(LDFLAGS) $(filter-out $(VMSIFT_DW_LIBS) -lbpf,$(LDLIBS)) -lz -lstdc++ -lm
+# (static snappy is C++; no libbpf in the sysroots, see typeinfo_btf.c;
+# -lz again after -lcrypto: trixie's static libcrypto, riscv64's, calls zlib)
 
 bench/ceiling: bench/ceiling.c lib/libvmsift.a $(STAMP)
 	$(CC) $(CFLAGS) -o $@ bench/ceiling.c lib/libvmsift.a $(LDFLAGS) $(LDLIBS)
