@@ -131,7 +131,7 @@ t_a64_kdump() {
 			--dump-args "-l -d 31;--non-mmap -z -d 31;-E -d 31;-F -l -d 1;-l -d 1" \
 			--out "$work/kdump-arm64"
 	else
-		timeout 900 "$top/tests/harness/kdump-test" --arch arm64 --mem 384 --crashkernel 160M \
+		timeout 900 "$top/tests/harness/kdump-test" --arch arm64 --mem 512 \
 			--dump-args "-l -d 31;--non-mmap -l -d 31" --out "$work/kdump-arm64"
 	fi
 }
