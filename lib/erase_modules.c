@@ -29,6 +29,7 @@ struct em_one {
 	struct vs_module *mod;       /* NULL: not loaded */
 	struct vs_typeinfo types;    /* the module's DWARF or BTF */
 	struct vs_typeinfo ti;       /* what the rules see */
+	int failed;                  /* the module or its types unreadable */
 };
 
 struct vs_erase_mods {
@@ -290,7 +291,7 @@ static struct em_one *lookup(struct vs_erase_mods *m, const char *name,
 	n = &m->v[m->n++];
 	snprintf(n->name, sizeof(n->name), "%s", name);
 	if (open_one(m, n, err) < 0) {
-		n->ti.ops = NULL;
+		n->failed = 1;
 		return NULL;
 	}
 	return n;
@@ -303,11 +304,11 @@ static int source(void *ctx, const char *name, const struct vs_typeinfo **ti,
 
 	if (!o)
 		return -1;
+	if (o->failed)
+		return vs_err(err, "its symbols or types could not be read "
+			      "(see the section's first rule)");
 	if (!o->mod)
 		return 1;
-	if (!o->ti.ops)
-		return vs_err(err, "its symbols or types could not be read "
-			      "(see the first rule of the section)");
 	*ti = &o->ti;
 	return 0;
 }

@@ -62,8 +62,10 @@ emod_x() {
 emod_dump() {
 	local d=$work/emod
 	mkdir -p "$d"
-	[ -s "$d/x.kd" ] && [ "$d/x.kd" -nt "$top/vmsift" ] && [ "$d/x.kd" -nt "$emod_conf" ] ||
+	if ! [ -s "$d/x.kd" ] || ! [ "$d/x.kd" -nt "$top/vmsift" ] || ! [ "$d/x.kd" -nt "$emod_conf" ]; then
+		rm -f "$d/x.kd"
 		emod_x "$emod_conf" "$d/x.kd" >&2 || { rm -f "$d/x.kd"; return 1; }
+	fi
 	echo "$d/x.kd"
 }
 
