@@ -788,11 +788,34 @@ static void skip_rule(struct vs_erase *e, const struct vs_error *why)
 		snprintf(e->skip_msg, sizeof(e->skip_msg), "%s", why->msg);
 }
 
+/* The source of rule R's symbols and types: the kernel's (KTI), or for a
+ * [module] section the module's; 1 when the module is not loaded. */
+static int section_source(struct ev *ev, const struct vs_ec_rule *r,
+			  const struct vs_typeinfo *kti, struct vs_error *err)
+{
+	const struct vs_erase_modules *m = ev->opts->modules;
+	int ret;
+
+	ev->ti = kti;
+	if (!r->module || strcmp(r->module, "vmlinux") == 0)
+		return 0;
+	if (!m)
+		return vs_err(err, "module section [%s]: no source of module "
+			      "symbols", r->module);
+	ret = m->source(m->ctx, r->module, &ev->ti, err);
+	if (ret < 0)
+		return vs_err_ctx(err, "module section [%s]", r->module);
+	return ret;
+}
+
 /* A rule that fails: the build fails, or with ignore_missing the rule is
  * dropped with what it already resolved. */
 static int eval_rules(struct ev *ev, const struct vs_erase_config *c,
 		      struct vs_error *err)
 {
+	const struct vs_typeinfo *kti = ev->ti;
+	int ret;
+
 	for (unsigned i = 0; i < c->nrules; i++) {
 		const struct vs_ec_rule *r = &c->rules[i];
 		size_t before = ev->e->ninst;
@@ -801,12 +824,13 @@ static int eval_rules(struct ev *ev, const struct vs_erase_config *c,
 		vs_err_clear(&rerr);
 		ev->err = &rerr;
 		ev->line = r->line;
-		if (r->module) {
-			vs_err(&rerr, "line %d: module section [%s]: module "
-			       "symbols are not resolved, rule skipped",
+		ret = section_source(ev, r, kti, &rerr);
+		if (ret == 1) {
+			vs_err(&rerr, "line %d: module section [%s]: no such "
+			       "module loaded in the dump, rule skipped",
 			       r->line, r->module);
 			skip_rule(ev->e, &rerr);
-		} else if (eval_rule(ev, r) < 0) {
+		} else if (ret < 0 || eval_rule(ev, r) < 0) {
 			vs_err_ctx(&rerr, "rule at line %d", r->line);
 			if (!ev->opts->ignore_missing) {
 				*err = rerr;
@@ -817,6 +841,7 @@ static int eval_rules(struct ev *ev, const struct vs_erase_config *c,
 		}
 		ev->cmd_base += r->nerases;
 	}
+	ev->ti = kti;
 	return 0;
 }
 

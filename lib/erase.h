@@ -45,10 +45,21 @@ struct vs_erase_mem {
 	uint64_t page_size;
 };
 
+/* The symbols and types of a [module] section's rules. */
+struct vs_erase_modules {
+	void *ctx;
+	/* Module NAME's source: 0 with *TI (valid until the build ends); 1
+	 * when the dump has no module of that name loaded (the section is
+	 * skipped, as makedumpfile skips it); -1 with a message. */
+	int (*source)(void *ctx, const char *name,
+		      const struct vs_typeinfo **ti, struct vs_error *err);
+};
+
 struct vs_erase_opts {
 	unsigned nparts;             /* output files (split set), >= 1 */
 	int ignore_missing;          /* skip a rule that cannot resolve */
 	uint64_t max_iter;           /* loop bound; 0: 1 << 22 */
+	const struct vs_erase_modules *modules;  /* NULL: sections refused */
 };
 
 struct vs_erase;

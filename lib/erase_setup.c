@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "arch.h"
+#include "erase_modules.h"
 #include "erase_setup.h"
 #include "vmcoreinfo.h"
 
@@ -126,6 +127,37 @@ static int es_vtop(void *ctx, uint64_t vaddr, uint64_t *paddr, uint64_t *span,
 	return vs_vtop(m->arch, &m->reader, vaddr, paddr, span, err);
 }
 
+/* The dump's release, for the module debug files' directories; NULL
+ * when it is unknown or could climb out of them. */
+static const char *release_of(const struct vs_input *in)
+{
+	const char *r = in->vi ? vs_vi_raw(in->vi, "OSRELEASE") : NULL;
+
+	if (!r || !*r || strchr(r, '/') || strcmp(r, "..") == 0)
+		return NULL;
+	return r;
+}
+
+/* The rules with their [module] sections' sources (erase_modules.h). */
+static int build(struct vs_erase **out, const struct vs_input *in,
+		 const struct vs_erase_config *c, const struct vs_typeinfo *kti,
+		 const struct vs_typeinfo *base, const struct vs_erase_mem *mem,
+		 const struct vs_erase_opts *opts, struct vs_error *err)
+{
+	struct vs_erase_opts o = *opts;
+	struct vs_erase_modules ops;
+	struct vs_erase_mods *mods;
+	int ret;
+
+	if (vs_erase_mods_new(&mods, kti, base, mem, release_of(in), err) < 0)
+		return -1;
+	vs_erase_mods_ops(mods, &ops);
+	o.modules = &ops;
+	ret = vs_erase_build(out, c, kti, mem, &o, err);
+	vs_erase_mods_free(mods);
+	return ret;
+}
+
 static int resolve(struct vs_erase **out, const struct vs_input *in,
 		   const struct vs_typeinfo *ti,
 		   const struct vs_erase_config *c,
@@ -147,7 +179,7 @@ static int resolve(struct vs_erase **out, const struct vs_input *in,
 	mem.big_endian = vs_arch_machine(m.arch)->big_endian;
 	mem.page_size = in->page_size;
 	relocate(&moved, &rl, in, ti);
-	ret = vs_erase_build(out, c, &moved, &mem, opts, err);
+	ret = build(out, in, c, &moved, ti, &mem, opts, err);
 	vs_reader_fini(&m.reader);
 out_arch:
 	vs_arch_free(m.arch);

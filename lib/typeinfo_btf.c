@@ -48,10 +48,23 @@ int vs_typeinfo_btf_new(struct vs_typeinfo *ti, const void *btf, size_t size,
 	vs_kallsyms_free(ks);
 	return vs_typeinfo_btf_open(ti, NULL, err);
 }
+
+int vs_typeinfo_btf_new_split(struct vs_typeinfo *ti,
+			      const struct vs_typeinfo *base, const void *btf,
+			      size_t size, struct vs_error *err)
+{
+	(void)base;
+	(void)btf;
+	(void)size;
+	return vs_typeinfo_btf_open(ti, NULL, err);
+}
 #else
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -481,6 +494,67 @@ int vs_typeinfo_btf_new(struct vs_typeinfo *ti, const void *data, size_t size,
 			      size, strerror(errno));
 	}
 	btf__set_pointer_size(b->btf, ptr_size);
+	ti->ops = &btf_ops;
+	ti->ctx = b;
+	return 0;
+}
+
+/* Split BTF from memory.  btf__new_split() is declared but not exported
+ * by libbpf 1.1 (Debian 12), so the bytes go through a memfd that
+ * btf__parse_raw_split() reads by its /proc/self/fd path. */
+static struct btf *parse_split(const void *data, size_t size,
+			       struct btf *base)
+{
+	char path[64];
+	struct btf *btf = NULL;
+	int fd = memfd_create("vmsift-btf", MFD_CLOEXEC), saved;
+
+	if (fd < 0)
+		return NULL;
+	if (write(fd, data, size) == (ssize_t)size) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		btf = btf__parse_raw_split(path, base);
+	} else {
+		errno = EIO;
+	}
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return btf;
+}
+
+int vs_typeinfo_btf_new_split(struct vs_typeinfo *ti,
+			      const struct vs_typeinfo *base, const void *data,
+			      size_t size, struct vs_error *err)
+{
+	const struct ti_btf *kb = base && base->ops == &btf_ops ? base->ctx :
+				  NULL;
+	struct ti_btf *b;
+	libbpf_print_fn_t prev;
+	int saved;
+
+	ti->ops = NULL;
+	ti->ctx = NULL;
+	if (!kb)
+		return vs_err_st(err, VMSIFT_E_INVALID, "a module's BTF needs "
+				 "the kernel's BTF as its base");
+	if (size > VS_BTF_MAX)
+		return vs_err(err, "BTF of %zu bytes: more than %u", size,
+			      VS_BTF_MAX);
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return vs_err_oom(err, "out of memory");
+	b->ptr_size = kb->ptr_size;
+	prev = libbpf_set_print(NULL);
+	b->btf = parse_split(data, size, kb->btf);
+	saved = errno;
+	libbpf_set_print(prev);
+	if (!b->btf) {
+		ti_free(b);
+		return vs_err(err, "libbpf cannot parse the split BTF (%zu "
+			      "bytes): %s", size, strerror(saved));
+	}
+	btf__set_pointer_size(b->btf, b->ptr_size);
 	ti->ops = &btf_ops;
 	ti->ctx = b;
 	return 0;

@@ -30,4 +30,13 @@ int vs_typeinfo_btf_new(struct vs_typeinfo *ti, const void *btf, size_t size,
 			struct vs_kallsyms *ks, unsigned ptr_size,
 			struct vs_error *err);
 
+/* A module's BTF (struct module's btf_data, CONFIG_DEBUG_INFO_BTF_MODULES):
+ * split BTF whose ids continue BASE's (the kernel's, from
+ * vs_typeinfo_btf_open), which must outlive TI.  Its symbol() finds
+ * nothing: a module's symbols come from the dump's module list
+ * (modules.h). */
+int vs_typeinfo_btf_new_split(struct vs_typeinfo *ti,
+			      const struct vs_typeinfo *base, const void *btf,
+			      size_t size, struct vs_error *err);
+
 #endif

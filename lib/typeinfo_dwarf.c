@@ -57,10 +57,23 @@ int vs_typeinfo_dwarf_srcfile(const struct vs_typeinfo *ti, const char *name,
 	return vs_err_st(err, VMSIFT_E_UNSUPPORTED, "built without DWARF (libdw)");
 }
 
+int vs_typeinfo_dwarf_open_module(struct vs_typeinfo *ti, const char *path,
+				  struct vs_error *err)
+{
+	return vs_typeinfo_dwarf_open(ti, path, err);
+}
+
+const char *vs_typeinfo_dwarf_path(const struct vs_typeinfo *ti)
+{
+	(void)ti;
+	return NULL;
+}
+
 #else
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdio.h>
@@ -92,6 +105,8 @@ struct dw_ctx {
 	int fd;
 	Elf *elf;
 	Dwarf *dw;
+	Dwfl *dwfl;           /* a module (ET_REL): owns fd, elf and dw */
+	char *path;
 	struct index ix;
 	unsigned machine, ptr_size;
 	char build_id[2 * 64 + 1];
@@ -323,13 +338,18 @@ static void dw_free(void *ctx)
 
 	if (!c)
 		return;
-	if (c->dw)
-		dwarf_end(c->dw);
-	if (c->elf)
-		elf_end(c->elf);
-	if (c->fd >= 0)
-		close(c->fd);
+	if (c->dwfl) {
+		dwfl_end(c->dwfl);
+	} else {
+		if (c->dw)
+			dwarf_end(c->dw);
+		if (c->elf)
+			elf_end(c->elf);
+		if (c->fd >= 0)
+			close(c->fd);
+	}
 	free(c->ix.e);
+	free(c->path);
 	free(c);
 }
 
@@ -365,7 +385,87 @@ int vs_typeinfo_dwarf_open(struct vs_typeinfo *ti, const char *vmlinux,
 	if (!c)
 		return vs_err_oom(err, "out of memory");
 	c->fd = -1;
+	c->path = strdup(vmlinux);
+	if (!c->path) {
+		dw_free(c);
+		return vs_err_oom(err, "out of memory");
+	}
 	if (open_elf(c, vmlinux, err) < 0 || index_dwarf(c, vmlinux, err) < 0) {
+		dw_free(c);
+		return -1;
+	}
+	ti->ops = &dwarf_ops;
+	ti->ctx = c;
+	return 0;
+}
+
+/* A module's debug file is relocatable (ET_REL): its DWARF holds
+ * relocations (names in .debug_str, among others) that libdwfl applies
+ * when it reports the file offline, as makedumpfile reads it. */
+static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *name,
+			Dwarf_Addr base, const char *file, const char *link,
+			GElf_Word crc, char **debuginfo)
+{
+	(void)mod, (void)userdata, (void)name, (void)base, (void)file;
+	(void)link, (void)crc, (void)debuginfo;
+	return -1;
+}
+
+static const Dwfl_Callbacks module_callbacks = {
+	.section_address = dwfl_offline_section_address,
+	.find_debuginfo = no_debuginfo,
+};
+
+static int open_module(struct dw_ctx *c, const char *path,
+		       struct vs_error *err)
+{
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;
+	GElf_Ehdr eh;
+	int fd;
+
+	c->dwfl = dwfl_begin(&module_callbacks);
+	if (!c->dwfl)
+		return vs_err_oom(err, "cannot start libdwfl: %s",
+				  dwfl_errmsg(-1));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return vs_err_sys(err, "cannot open '%s'", path);
+	mod = dwfl_report_offline(c->dwfl, "module", path, fd);
+	if (!mod) {
+		close(fd);
+		return vs_err(err, "cannot read '%s': %s", path,
+			      dwfl_errmsg(-1));
+	}
+	dwfl_report_end(c->dwfl, NULL, NULL);
+	c->dw = dwfl_module_getdwarf(mod, &bias);
+	if (!c->dw)
+		return vs_err(err, "'%s' has no DWARF debug information (%s)",
+			      path, dwfl_errmsg(-1));
+	c->elf = dwarf_getelf(c->dw);
+	if (!c->elf || !gelf_getehdr(c->elf, &eh))
+		return vs_err(err, "'%s' is not an ELF file", path);
+	c->machine = eh.e_machine;
+	c->ptr_size = gelf_getclass(c->elf) == ELFCLASS64 ? 8 : 4;
+	if (scan_sections(c) < 0)
+		return vs_err_oom(err, "out of memory reading '%s'", path);
+	return 0;
+}
+
+int vs_typeinfo_dwarf_open_module(struct vs_typeinfo *ti, const char *path,
+				  struct vs_error *err)
+{
+	struct dw_ctx *c = calloc(1, sizeof(*c));
+
+	ti->ops = NULL;
+	if (!c)
+		return vs_err_oom(err, "out of memory");
+	c->fd = -1;
+	c->path = strdup(path);
+	if (!c->path || open_module(c, path, err) < 0 ||
+	    index_dwarf(c, path, err) < 0) {
+		if (!c->path)
+			vs_err_oom(err, "out of memory");
 		dw_free(c);
 		return -1;
 	}
@@ -696,6 +796,13 @@ const char *vs_typeinfo_dwarf_build_id(const struct vs_typeinfo *ti)
 	const struct dw_ctx *c = ctx_of(ti);
 
 	return c ? c->build_id : "";
+}
+
+const char *vs_typeinfo_dwarf_path(const struct vs_typeinfo *ti)
+{
+	const struct dw_ctx *c = ctx_of(ti);
+
+	return c ? c->path : NULL;
 }
 
 int vs_typeinfo_dwarf_machine(const struct vs_typeinfo *ti, unsigned *machine,

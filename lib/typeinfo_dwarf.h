@@ -37,4 +37,14 @@ int vs_typeinfo_dwarf_read(const struct vs_typeinfo *ti, uint64_t addr,
 int vs_typeinfo_dwarf_srcfile(const struct vs_typeinfo *ti, const char *name,
 			      const char **file, struct vs_error *err);
 
+/* A kernel module's debug file (NAME.ko with its DWARF, or NAME.ko.debug):
+ * relocatable, so its DWARF is read with its relocations applied
+ * (libdwfl).  Types and variables as for a vmlinux; its symbol table
+ * holds section offsets, not addresses (the dump's module symbols give
+ * those: modules.h). */
+int vs_typeinfo_dwarf_open_module(struct vs_typeinfo *ti, const char *path,
+				  struct vs_error *err);
+/* The file TI was opened from, NULL for another source. */
+const char *vs_typeinfo_dwarf_path(const struct vs_typeinfo *ti);
+
 #endif

@@ -2,7 +2,8 @@
 /*
  * fuzz_btf.c - the BTF source of typeinfo.h (lib/typeinfo_btf.c) on
  * hostile BTF bytes: loaded with libbpf, then every op on names the
- * seeds use and on every type id.  Input: the raw BTF.
+ * seeds use and on every type id; then the same bytes as split BTF (a
+ * module's) over them.  Input: the raw BTF.
  */
 #include "fuzz_common.h"
 #include "../../lib/typeinfo_btf.h"
@@ -41,9 +42,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct vs_typeinfo ti = { 0 };
 	struct vs_error err = { 0 };
 
+	struct vs_typeinfo split = { 0 };
+
 	if (vs_typeinfo_btf_new(&ti, data, size, NULL, 8, &err) < 0)
 		return 0;
 	ask(&ti);
+	/* the same bytes as a module's split BTF over them */
+	if (vs_typeinfo_btf_new_split(&split, &ti, data, size, &err) == 0) {
+		ask(&split);
+		vs_typeinfo_free(&split);
+	}
 	vs_typeinfo_free(&ti);
 	return 0;
 }
