@@ -729,11 +729,19 @@ static int write_zero_pages(struct kd_writer *w, struct vs_error *err)
 	return ret;
 }
 
+/* Copy chunks in flight beyond two a worker.  Results are consumed in
+ * job order, so a worker that finishes ahead of a slow chunk (random
+ * pages among zero ones) waits for a free slot: with two slots a worker,
+ * 2 threads at zlib or zstd -d 1 waited on 12-17% of the chunks, with four
+ * more slots 2-5% (doc/performance.md, "Two threads").  A fixed number,
+ * so that memory stays 1 MiB a slot more, not more a thread. */
+#define COPY_SLACK 4
+
 static int run_copy(struct kd_writer *w, struct vs_error *err)
 {
 	struct vs_dump *d = w->d;
 	uint64_t njobs = w->chunks.total * (VS_SELECT_PFNS / w->copy_pfns);
-	unsigned nslots = 2 * d->nworkers;
+	unsigned nslots = 2 * d->nworkers + COPY_SLACK;
 	struct copy_slot *slots = alloc_copy_slots(w, nslots);
 	static const struct vs_pipeline_ops ops = {
 		.work = copy_work, .consume = copy_consume,

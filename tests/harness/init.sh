@@ -38,6 +38,72 @@ done
 mkdir -p /mnt/disk
 mount -t ext4 /dev/vda /mnt/disk || fail "mount /dev/vda"
 
+# bench (kdump-test --bench): each case of /bench-specs (CASE|TOOL|THREADS|
+# ACCESS|BINARY|ARGS) on /proc/vmcore and on a copy of it on the disk,
+# with CPU 1 online and offline, BENCH_REPEAT rounds, every other round in
+# reverse order (/bench-specs.rev); /bin/benchrun appends a row a run to
+# out/bench.tsv (WHERE|CPUS|ROUND|CASE|TOOL|THREADS|ACCESS, then exit
+# status, wall, user, sys, RSS, output bytes).  Outputs are removed after
+# each run, the page cache dropped before it.
+bench_pass() {  # INPUT WHERE ROUND CPUS
+	list=/bench-specs
+	[ $(($3 % 2)) = 0 ] && list=/bench-specs.rev
+	while IFS='|' read -r case tool threads access bin args; do
+		[ -n "$case" ] || continue
+		[ "$threads" -le "$4" ] || continue
+		rm -f /mnt/disk/bench.out
+		sync
+		echo 3 > /proc/sys/vm/drop_caches
+		/bin/benchrun $out/bench.tsv "$2|$4|$3|$case|$tool|$threads|$access" \
+			-- /bin/$bin $args "$1" /mnt/disk/bench.out \
+			< /dev/null > /dev/null 2>> $out/bench.log
+		say "bench: $2 cpus=$4 round $3: $tool $args -> exit $? ($(tail -n1 $out/bench.tsv | cut -f3) s)"
+	done < $list
+	rm -f /mnt/disk/bench.out
+}
+bench_cpus() {  # N: CPUs 1 .. N-1 online, the others offline
+	for c in /sys/devices/system/cpu/cpu[1-9]*; do
+		[ -e $c/online ] || continue
+		i=${c##*/cpu}
+		if [ "$i" -lt "$1" ]; then echo 1 > $c/online; else echo 0 > $c/online; fi
+	done
+	say "bench: $(grep -c ^processor /proc/cpuinfo) CPU(s) online"
+}
+bench() {
+	say "bench: $(grep -c ^processor /proc/cpuinfo) CPU(s), $BENCH_REPEAT round(s), $(grep MemTotal /proc/meminfo)"
+	for how in read mmap; do
+		echo 3 > /proc/sys/vm/drop_caches
+		/bin/benchrun $out/bench.tsv "vmcore|0|0|raw|$how|0|$how" --$how /proc/vmcore 2>> $out/bench.log
+		say "bench: $how /proc/vmcore -> $(tail -n1 $out/bench.tsv | cut -f3,7)"
+	done
+	# the copy through mmap: read() takes each page through its own
+	# ioremap, many times slower under TCG (the rows above)
+	/bin/benchrun $out/bench.tsv "file|0|0|raw|copy|0|mmap" --mmap /proc/vmcore \
+		/mnt/disk/vmcore.copy 2>> $out/bench.log || fail "copy /proc/vmcore"
+	say "bench: copy of /proc/vmcore on the disk -> $(tail -n1 $out/bench.tsv | cut -f3,7)"
+	for how in read mmap; do
+		echo 3 > /proc/sys/vm/drop_caches
+		/bin/benchrun $out/bench.tsv "file|0|0|raw|$how|0|$how" --$how /mnt/disk/vmcore.copy 2>> $out/bench.log
+		say "bench: $how the copy -> $(tail -n1 $out/bench.tsv | cut -f3,7)"
+	done
+	ncpu=$(grep -c ^processor /proc/cpuinfo)
+	r=0
+	while [ $r -lt "$BENCH_REPEAT" ]; do
+		r=$((r + 1))
+		for cpus in $ncpu 1; do
+			bench_cpus $cpus
+			bench_pass /proc/vmcore vmcore $r $cpus
+			# the file with all CPUs only: the time the guest has
+			[ "$cpus" = 1 ] && [ "$ncpu" -gt 1 ] ||
+				bench_pass /mnt/disk/vmcore.copy file $r $cpus
+			[ "$ncpu" -gt 1 ] || break
+		done
+		bench_cpus $ncpu
+	done
+	rm -f /mnt/disk/vmcore.copy
+	cat /proc/cmdline > $out/capture.cmdline
+}
+
 # native: the dump tool on a vmcore the host put on the disk (in/vmcore),
 # run as in a capture kernel; no raw copy.
 VMCORE=/proc/vmcore
@@ -49,6 +115,12 @@ if [ -e /proc/vmcore ] || [ "$ROLE" = native ]; then
 	# The kernel's random pool as the dumps start (encrypted dumps draw
 	# their file key from getrandom, which must not block here).
 	say "random: entropy_avail $(cat /proc/sys/kernel/random/entropy_avail 2>/dev/null || echo '?'), $(dmesg | grep -m1 -o 'crng init done' || echo 'crng not initialised yet')"
+	if [ -s /bench-specs ]; then
+		bench
+		umount /mnt/disk || fail "umount"
+		say "dumps done"
+		off
+	fi
 	n=0
 	while read -r args; do
 		[ -n "$args" ] || continue
