@@ -29,6 +29,8 @@
 #define EV_MAX_PIECES (1u << 22)
 #define EV_MAX_SIZE (1ULL << 30)     /* one range at most */
 #define EV_FILL 'X'
+#define EV_RB_MAX_DEPTH 96           /* a red-black tree of 2^22 nodes: 44 */
+#define EV_MAX_CPUS 65536            /* nr_cpu_ids at most (NR_CPUS 8192) */
 
 /* A type as makedumpfile's rules see it: the flags met on the way from
  * the declared type to its base (pointers, arrays), and the base. */
@@ -93,6 +95,7 @@ struct ev {
 	struct ev_val var_val;
 	unsigned cmd_base;           /* global index of the rule's first erase */
 	int line;
+	uint64_t where_value;        /* the rule's "where" right-hand side */
 };
 
 /* --- types -------------------------------------------------------------- */
@@ -297,6 +300,31 @@ static int resolve_symbol(struct ev *ev, const struct vs_ec_expr *x,
 	return apply_index(ev, v, x->parts[0].index, sym);
 }
 
+/* "member:TYPE*": the pointer (or pointer-sized integer) member read as
+ * a pointer to TYPE. */
+static int apply_cast(struct ev *ev, struct ev_val *v,
+		      const struct vs_ec_part *part)
+{
+	const struct ev_type *o = &v->t;
+	struct ev_type c;
+	uint64_t id;
+
+	if (ev->ti->ops->type_by_name(ev->ti->ctx, part->cast, &id,
+				      ev->err) < 0 || describe(ev, id, &c) < 0)
+		return vs_err_ctx(ev->err, "type '%s' of '%s'", part->cast,
+				  part->name);
+	if (!c.ptr || c.array)
+		return vs_err(ev->err, "'%s:%s': a member is cast to a "
+			      "pointer type ('%s*')", part->name, part->cast,
+			      part->cast);
+	if (o->array || !(o->ptr || (o->kind == VS_TI_INT &&
+				     o->size == ev->mem->ptr_size)))
+		return vs_err(ev->err, "'%s:%s': '%s' is not a pointer",
+			      part->name, part->cast, part->name);
+	v->t = c;
+	return finish(ev, v);
+}
+
 static int step_member(struct ev *ev, struct ev_val *v,
 		       const struct vs_ec_part *part)
 {
@@ -314,7 +342,9 @@ static int step_member(struct ev *ev, struct ev_val *v,
 	v->sym_addr = v->vaddr + off;
 	if (describe(ev, mtype, &v->t) < 0)
 		return -1;
-	return apply_index(ev, v, part->index, part->name);
+	if (apply_index(ev, v, part->index, part->name) < 0)
+		return -1;
+	return part->cast ? apply_cast(ev, v, part) : 0;
 }
 
 /* Evaluate X into V; V->null when a NULL pointer ends the walk. */
@@ -424,8 +454,43 @@ static int eval_erase(struct ev *ev, const struct vs_ec_erase *er,
 	return add_inst(ev, cmd, v.vaddr, size, 0);
 }
 
+/* The rule's "where" on the loop's current element: *HOLDS.  A NULL
+ * pointer on the way makes it false. */
+static int where_holds(struct ev *ev, const struct vs_ec_rule *r,
+		       int *holds)
+{
+	const struct vs_ec_where *w = &r->where;
+	struct ev_val v;
+	uint64_t val;
+
+	*holds = 0;
+	if (resolve(ev, &w->expr, &v) < 0)
+		return vs_err_ctx(ev->err, "'where'");
+	if (v.null)
+		return 0;
+	if (v.t.ptr && !v.t.array)
+		val = v.vaddr;
+	else if (!v.t.ptr && !v.t.array && v.t.kind == VS_TI_INT &&
+		 v.t.size && v.t.size <= 8) {
+		if (read_uint(ev, v.vaddr, (unsigned)v.t.size, &val) < 0)
+			return vs_err_ctx(ev->err, "'where %s'", w->expr.text);
+	} else
+		return vs_err(ev->err, "'where %s': not a pointer or an "
+			      "integer", w->expr.text);
+	*holds = (val == ev->where_value) != w->negate;
+	return 0;
+}
+
 static int run_body(struct ev *ev, const struct vs_ec_rule *r)
 {
+	int holds;
+
+	if (r->where.expr.parts) {
+		if (where_holds(ev, r, &holds) < 0)
+			return -1;
+		if (!holds)
+			return 0;
+	}
 	for (unsigned i = 0; i < r->nerases; i++)
 		if (eval_erase(ev, &r->erases[i], ev->cmd_base + i) < 0)
 			return -1;
@@ -616,6 +681,195 @@ static int loop_within(struct ev *ev, const struct vs_ec_rule *r,
 	return 0;
 }
 
+/* The rbtree's layout: the enclosing struct *ST, the offset of its
+ * rb_node member, and rb_node's rb_left and rb_right. */
+struct ev_rb {
+	struct ev_type st;
+	uint64_t member, left, right;
+};
+
+static int rb_member(struct ev *ev, uint64_t type, const char *name,
+		     uint64_t *off)
+{
+	uint64_t mtype;
+
+	return ev->ti->ops->member(ev->ti->ctx, type, name, off, &mtype,
+				   ev->err);
+}
+
+static int rb_layout(struct ev *ev, const struct vs_ec_rule *r,
+		     struct ev_rb *rb)
+{
+	uint64_t id, mtype;
+	struct ev_type mt;
+
+	if (ev->ti->ops->type_by_name(ev->ti->ctx, r->within_struct, &id,
+				      ev->err) < 0 ||
+	    describe(ev, id, &rb->st) < 0)
+		return vs_err_ctx(ev->err, "'rbtree %s'", r->within_struct);
+	if (rb->st.ptr || rb->st.array || rb->st.kind != VS_TI_STRUCT)
+		return vs_err(ev->err, "'rbtree %s': not a struct",
+			      r->within_struct);
+	if (ev->ti->ops->member(ev->ti->ctx, rb->st.base, r->within_member,
+				&rb->member, &mtype, ev->err) < 0 ||
+	    describe(ev, mtype, &mt) < 0)
+		return vs_err_ctx(ev->err, "'rbtree %s:%s'", r->within_struct,
+				  r->within_member);
+	if (mt.ptr || mt.array || !mt.name || strcmp(mt.name, "rb_node"))
+		return vs_err(ev->err, "'rbtree %s:%s': the member is not a "
+			      "struct rb_node", r->within_struct,
+			      r->within_member);
+	if (rb_member(ev, mt.base, "rb_left", &rb->left) < 0 ||
+	    rb_member(ev, mt.base, "rb_right", &rb->right) < 0)
+		return vs_err_ctx(ev->err, "struct rb_node");
+	return 0;
+}
+
+/* The tree's first node: L is a struct rb_root (or points to one). */
+static int rb_top(struct ev *ev, const struct vs_ec_rule *r,
+		  const struct ev_val *l, uint64_t *top)
+{
+	uint64_t off;
+
+	if (l->t.array || l->t.kind != VS_TI_STRUCT || !l->t.name ||
+	    strcmp(l->t.name, "rb_root") != 0)
+		return vs_err(ev->err, "'%s' is not a struct rb_root (for ... "
+			      "rbtree; of an rb_root_cached, name its "
+			      "'.rb_root')", r->list.text);
+	if (rb_member(ev, l->t.base, "rb_node", &off) < 0)
+		return vs_err_ctx(ev->err, "struct rb_root");
+	return read_ptr(ev, l->vaddr + off, top);
+}
+
+/* In order (left, node, right), with an explicit stack: a tree deeper
+ * than EV_RB_MAX_DEPTH (a cycle through child pointers never ends, and
+ * goes ever deeper) or with more than max_iter nodes is an error. */
+static int loop_rbtree(struct ev *ev, const struct vs_ec_rule *r,
+		       const struct ev_val *l)
+{
+	uint64_t stack[EV_RB_MAX_DEPTH], node, visits = 0;
+	uint64_t max = ev->opts->max_iter ? ev->opts->max_iter : EV_MAX_ITER;
+	unsigned depth[EV_RB_MAX_DEPTH], sp = 0, d = 1;
+	struct ev_rb rb;
+
+	if (rb_layout(ev, r, &rb) < 0 || rb_top(ev, r, l, &node) < 0)
+		return -1;
+	for (;;) {
+		for (; node; d++) {
+			if (d > EV_RB_MAX_DEPTH)
+				return vs_err(ev->err, "the rbtree of '%s' is "
+					      "deeper than %d levels at "
+					      "0x%llx: a cycle or a corrupt "
+					      "tree", r->list.text,
+					      EV_RB_MAX_DEPTH,
+					      (unsigned long long)node);
+			stack[sp] = node;
+			depth[sp++] = d;
+			if (read_ptr(ev, node + rb.left, &node) < 0)
+				return -1;
+		}
+		if (!sp)
+			return 0;
+		node = stack[--sp];
+		d = depth[sp] + 1;
+		if (++visits > max)
+			return vs_err(ev->err, "the rbtree of '%s' has over "
+				      "%llu nodes", r->list.text,
+				      (unsigned long long)max);
+		memset(&ev->var_val, 0, sizeof(ev->var_val));
+		ev->var_val.t = rb.st;
+		ev->var_val.vaddr = node - rb.member;
+		ev->var_val.size = rb.st.size;
+		if (run_body(ev, r) < 0 ||
+		    read_ptr(ev, node + rb.right, &node) < 0)
+			return -1;
+	}
+}
+
+/* An integer global of N bytes (no type needed: BTF has none). */
+static int read_global(struct ev *ev, const char *name, unsigned n,
+		       uint64_t *out)
+{
+	uint64_t addr;
+
+	if (ev->ti->ops->symbol(ev->ti->ctx, name, &addr, ev->err) < 0 ||
+	    read_uint(ev, addr, n, out) < 0)
+		return vs_err_ctx(ev->err, "'%s' (for ... percpu)", name);
+	return 0;
+}
+
+/* Whether CPU is in cpu_possible_mask (an array of unsigned long). */
+static int cpu_possible(struct ev *ev, uint64_t mask, unsigned cpu,
+			int *possible)
+{
+	unsigned bits = 8 * ev->mem->ptr_size;
+	uint64_t word;
+
+	if (read_uint(ev, mask + (cpu / bits) * ev->mem->ptr_size,
+		      ev->mem->ptr_size, &word) < 0)
+		return vs_err_ctx(ev->err, "__cpu_possible_mask");
+	*possible = (word >> (cpu % bits)) & 1;
+	return 0;
+}
+
+/* Every possible CPU's copy of a per-CPU variable, at
+ * __per_cpu_offset[cpu] + &SYMBOL, CPUs below nr_cpu_ids that
+ * __cpu_possible_mask holds; a pointer's copy: what it points to (NULL
+ * skipped), as an array of pointers. */
+static int loop_percpu(struct ev *ev, const struct vs_ec_rule *r)
+{
+	uint64_t addr, type, nr = 0, offs, mask, off;
+	struct ev_type t;
+	int possible = 0;
+
+	if (ev->ti->ops->symbol(ev->ti->ctx, r->list.parts[0].name, &addr,
+				ev->err) < 0 ||
+	    type_of_symbol(ev, &r->list, &type) < 0 ||
+	    describe(ev, type, &t) < 0)
+		return vs_err_ctx(ev->err, "'%s'", r->list.text);
+	if (read_global(ev, "nr_cpu_ids", 4, &nr) < 0 ||
+	    ev->ti->ops->symbol(ev->ti->ctx, "__per_cpu_offset", &offs,
+				ev->err) < 0 ||
+	    ev->ti->ops->symbol(ev->ti->ctx, "__cpu_possible_mask", &mask,
+				ev->err) < 0)
+		return vs_err_ctx(ev->err, "'%s percpu' (an SMP kernel's "
+				  "per-CPU areas)", r->list.text);
+	if (nr == 0 || nr > EV_MAX_CPUS)
+		return vs_err(ev->err, "nr_cpu_ids is %llu: implausible",
+			      (unsigned long long)nr);
+	for (unsigned cpu = 0; cpu < nr; cpu++) {
+		struct ev_val *v = &ev->var_val;
+
+		if (cpu_possible(ev, mask, cpu, &possible) < 0)
+			return -1;
+		if (!possible)
+			continue;
+		if (read_ptr(ev, offs + cpu * ev->mem->ptr_size, &off) < 0)
+			return vs_err_ctx(ev->err, "__per_cpu_offset[%u]", cpu);
+		memset(v, 0, sizeof(*v));
+		v->t = t;
+		v->sym_addr = addr + off;
+		if (finish(ev, v) < 0)
+			return vs_err_ctx(ev->err, "CPU %u's '%s'", cpu,
+					  r->list.text);
+		if (v->t.ptr && !v->t.array && !v->vaddr)
+			continue;
+		if (run_body(ev, r) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The "where" right-hand side: a global's address or a number. */
+static int where_value(struct ev *ev, const struct vs_ec_rule *r)
+{
+	ev->where_value = r->where.value;
+	if (r->where.sym && ev->ti->ops->symbol(ev->ti->ctx, r->where.sym,
+						&ev->where_value, ev->err) < 0)
+		return vs_err_ctx(ev->err, "'where ... &%s'", r->where.sym);
+	return 0;
+}
+
 static int eval_rule(struct ev *ev, const struct vs_ec_rule *r)
 {
 	struct ev_val l;
@@ -624,10 +878,20 @@ static int eval_rule(struct ev *ev, const struct vs_ec_rule *r)
 	ev->var = NULL;
 	if (r->loop == VS_EC_NONE)
 		return eval_erase(ev, &r->erases[0], ev->cmd_base);
+	if (where_value(ev, r) < 0)
+		return -1;
+	if (r->loop == VS_EC_PERCPU) {
+		ev->var = r->id;
+		ret = loop_percpu(ev, r);
+		ev->var = NULL;
+		return ret;
+	}
 	if (resolve(ev, &r->list, &l) < 0)
 		return -1;
 	ev->var = r->id;
-	if (r->loop == VS_EC_WITHIN)
+	if (r->loop == VS_EC_RBTREE)
+		ret = l.null ? 0 : loop_rbtree(ev, r, &l);
+	else if (r->loop == VS_EC_WITHIN)
 		ret = loop_within(ev, r, &l);
 	else if (l.null)
 		ret = 0;

@@ -9,6 +9,7 @@
  * overflow, and every error names the line and the column.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,7 +137,8 @@ static int is_word(const struct ec_tok *t, const char *w)
 static int is_keyword(const char *s)
 {
 	static const char *const kw[] = { "erase", "size", "nullify", "for",
-					  "in", "via", "within", "endfor" };
+					  "in", "via", "within", "endfor",
+					  "rbtree", "percpu", "where" };
 
 	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++)
 		if (strcmp(s, kw[i]) == 0)
@@ -203,22 +205,42 @@ static int parse_index(struct ec_parser *p, const struct ec_tok *t,
 	return 0;
 }
 
-/* NAME or NAME[N], S of N bytes, into PART. */
+static int check_type(struct ec_parser *p, const struct ec_tok *t,
+		      const char *type);
+
+/* A member's ":TYPE" (the text after the colon at S, N bytes) into PART. */
+static int parse_cast(struct ec_parser *p, const struct ec_tok *t,
+		      const char *s, size_t n, struct vs_ec_part *part)
+{
+	if (n == 0)
+		return fail_at(p, t, "expected a type after ':' in '%s'",
+			       t->text);
+	part->cast = strndup(s, n);
+	if (!part->cast)
+		return vs_err_oom(p->err, "out of memory");
+	return check_type(p, t, part->cast);
+}
+
+/* NAME, NAME[N], NAME:TYPE or NAME[N]:TYPE, S of N bytes, into PART. */
 static int parse_part(struct ec_parser *p, const struct ec_tok *t,
 		      const char *s, size_t n, struct vs_ec_part *part)
 {
-	const char *br = memchr(s, '[', n);
-	size_t len = br ? (size_t)(br - s) : n;
+	const char *colon = memchr(s, ':', n);
+	size_t end = colon ? (size_t)(colon - s) : n;
+	const char *br = memchr(s, '[', end);
+	size_t len = br ? (size_t)(br - s) : end;
 
 	part->index = VS_EC_NO_INDEX;
 	if (!valid_ident(s, len))
 		return fail_at(p, t, "'%.*s' in '%s' is not a name", (int)len,
 			       s, t->text);
-	if (br && parse_index(p, t, br, n - len, &part->index) < 0)
+	if (br && parse_index(p, t, br, end - len, &part->index) < 0)
 		return -1;
 	part->name = strndup(s, len);
 	if (!part->name)
 		return vs_err_oom(p->err, "out of memory");
+	if (colon)
+		return parse_cast(p, t, colon + 1, n - end - 1, part);
 	return 0;
 }
 
@@ -390,15 +412,25 @@ static int add_erase(struct ec_parser *p, struct vs_ec_rule *r,
 	return parse_erase(p, &ne[r->nerases - 1], id);
 }
 
-static int parse_within(struct ec_parser *p, struct vs_ec_rule *r)
+/* STRUCT[:MEMBER] after KW ("within": MEMBER defaults to "list", as in
+ * makedumpfile; "rbtree": MEMBER is needed). */
+static int parse_within(struct ec_parser *p, struct vs_ec_rule *r,
+			const char *kw)
 {
-	const struct ec_tok *t = take_name(p, "STRUCT:MEMBER after 'within'");
+	const struct ec_tok *t;
 	const char *colon;
+	int rb = strcmp(kw, "rbtree") == 0;
 
+	t = take_name(p, rb ? "STRUCT:MEMBER after 'rbtree'"
+		      : "STRUCT:MEMBER after 'within'");
 	if (!t)
 		return -1;
 	colon = strchr(t->text, ':');
-	r->loop = VS_EC_WITHIN;
+	if (rb && !colon)
+		return fail_at(p, t, "expected STRUCT:MEMBER after 'rbtree' "
+			       "(the struct rb_node member), found '%s'",
+			       t->text);
+	r->loop = rb ? VS_EC_RBTREE : VS_EC_WITHIN;
 	r->within_struct = strndup(t->text, colon ? (size_t)(colon - t->text)
 				   : strlen(t->text));
 	/* makedumpfile's default list member */
@@ -407,14 +439,75 @@ static int parse_within(struct ec_parser *p, struct vs_ec_rule *r)
 		return vs_err_oom(p->err, "out of memory");
 	if (!valid_ident(r->within_struct, strlen(r->within_struct)) ||
 	    !valid_ident(r->within_member, strlen(r->within_member)))
-		return fail_at(p, t, "expected STRUCT:MEMBER after 'within', "
-			       "found '%s'", t->text);
+		return fail_at(p, t, "expected STRUCT:MEMBER after '%s', "
+			       "found '%s'", kw, t->text);
 	return 0;
+}
+
+/* "percpu": the loop's expression is one global, SYMBOL[:TYPE]. */
+static int parse_percpu(struct ec_parser *p, struct vs_ec_rule *r,
+			const struct ec_tok *list)
+{
+	r->loop = VS_EC_PERCPU;
+	if (r->list.nparts != 1 || r->list.parts[0].index != VS_EC_NO_INDEX)
+		return fail_at(p, list, "'percpu' walks a per-CPU variable: "
+			       "'%s' is not a lone symbol", list->text);
+	return 0;
+}
+
+/* &SYMBOL, or a number (decimal or 0x hex). */
+static int parse_where_value(struct ec_parser *p, struct vs_ec_where *w)
+{
+	const struct ec_tok *t = take_name(p, "'&SYMBOL' or a number after "
+					   "the comparison");
+	const char *s;
+	char *end;
+
+	if (!t)
+		return -1;
+	s = t->text;
+	if (s[0] == '&') {
+		if (!valid_ident(s + 1, strlen(s + 1)))
+			return fail_at(p, t, "'%s' is not '&SYMBOL'", s);
+		w->sym = strdup(s + 1);
+		return w->sym ? 0 : vs_err_oom(p->err, "out of memory");
+	}
+	if (!isdigit((unsigned char)s[0]))
+		return fail_at(p, t, "expected '&SYMBOL' or a number, found "
+			       "'%s'", s);
+	errno = 0;
+	w->value = strtoull(s, &end, 0);
+	if (*end || errno)
+		return fail_at(p, t, "bad number '%s'", s);
+	return 0;
+}
+
+/* After "where": EXPR ("==" | "!=") VALUE, EXPR on the loop's variable. */
+static int parse_where(struct ec_parser *p, struct vs_ec_rule *r)
+{
+	struct vs_ec_where *w = &r->where;
+	const struct ec_tok *t = take_name(p, "an expression after 'where'");
+
+	if (!t || parse_expr(p, t, &w->expr) < 0)
+		return -1;
+	if (strcmp(w->expr.parts[0].name, r->id) != 0 || w->expr.type)
+		return fail_at(p, t, "'%s' does not start with the loop's "
+			       "variable '%s'", t->text, r->id);
+	t = peek(p);
+	if (!t || t->section || (strcmp(t->text, "==") != 0 &&
+				 strcmp(t->text, "!=") != 0))
+		return fail_at(p, t, "expected '==' or '!=' after 'where "
+			       "%s'%s%s%s", w->expr.text, t ? ", found '" : "",
+			       t ? t->text : "", t ? "'" : "");
+	w->negate = t->text[0] == '!';
+	p->pos++;
+	return parse_where_value(p, w);
 }
 
 static int parse_loop_head(struct ec_parser *p, struct vs_ec_rule *r)
 {
 	const struct ec_tok *t = take_name(p, "a variable after 'for'");
+	const struct ec_tok *list;
 
 	if (!t)
 		return -1;
@@ -427,8 +520,8 @@ static int parse_loop_head(struct ec_parser *p, struct vs_ec_rule *r)
 		return fail_at(p, peek(p), "expected 'in' after 'for %s'",
 			       r->id);
 	p->pos++;
-	t = take_name(p, "an array or list after 'in'");
-	if (!t || parse_expr(p, t, &r->list) < 0)
+	list = take_name(p, "an array or list after 'in'");
+	if (!list || parse_expr(p, list, &r->list) < 0)
 		return -1;
 	r->loop = VS_EC_LOOP;
 	if (is_word(peek(p), "via")) {
@@ -440,11 +533,20 @@ static int parse_loop_head(struct ec_parser *p, struct vs_ec_rule *r)
 			return fail_at(p, t, "'%s' is not a member name",
 				       t->text);
 		r->via = strdup(t->text);
-		return r->via ? 0 : vs_err_oom(p->err, "out of memory");
-	}
-	if (is_word(peek(p), "within")) {
+		if (!r->via)
+			return vs_err_oom(p->err, "out of memory");
+	} else if (is_word(peek(p), "within") || is_word(peek(p), "rbtree")) {
+		t = &p->toks[p->pos++];
+		if (parse_within(p, r, t->text) < 0)
+			return -1;
+	} else if (is_word(peek(p), "percpu")) {
 		p->pos++;
-		return parse_within(p, r);
+		if (parse_percpu(p, r, list) < 0)
+			return -1;
+	}
+	if (is_word(peek(p), "where")) {
+		p->pos++;
+		return parse_where(p, r);
 	}
 	return 0;
 }
@@ -533,8 +635,10 @@ static int parse_command(struct ec_parser *p)
 
 static void free_expr(struct vs_ec_expr *e)
 {
-	for (unsigned i = 0; e->parts && i < EC_MAX_PARTS; i++)
+	for (unsigned i = 0; e->parts && i < EC_MAX_PARTS; i++) {
 		free(e->parts[i].name);
+		free(e->parts[i].cast);
+	}
 	free(e->parts);
 	free(e->text);
 	free(e->type);
@@ -553,6 +657,8 @@ void vs_erase_config_free(struct vs_erase_config *c)
 		}
 		free(r->erases);
 		free_expr(&r->list);
+		free_expr(&r->where.expr);
+		free(r->where.sym);
 		free(r->id);
 		free(r->via);
 		free(r->within_struct);

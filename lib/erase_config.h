@@ -7,13 +7,20 @@
  *
  *   file    := { "[" MODULE "]" | command }
  *   command := erase | "for" ID "in" EXPR [ "via" MEMBER
- *              | "within" STRUCT [":" MEMBER] ] { erase } "endfor"
+ *              | "within" STRUCT [":" MEMBER] | "rbtree" STRUCT ":" MEMBER
+ *              | "percpu" ] [ where ] { erase } "endfor"
+ *   where   := "where" EXPR ("==" | "!=") ("&" SYMBOL | NUMBER)
  *   erase   := "erase" EXPR [ "size" (NUMBER[K|M] | EXPR) | "nullify" ]
- *   EXPR    := NAME[":" TYPE] { "." NAME } , each NAME with an optional
- *              "[" INDEX "]" (vmsift's array indexing)
+ *   EXPR    := NAME[":" TYPE] { "." NAME[":" TYPE] } , each NAME with an
+ *              optional "[" INDEX "]" (vmsift's array indexing)
  *
- * TYPE is vmsift's extension: the type of a global the source cannot
- * tell (BTF), "task_struct", "struct task_struct", "char*".  '#' starts
+ * vmsift's extensions: TYPE after the first NAME is the type of a global
+ * the source cannot tell (BTF), "task_struct", "struct task_struct",
+ * "char*"; after a member, a cast of that pointer member ("data[0]:
+ * user_key_payload*").  "rbtree" walks a struct rb_root, "percpu" every
+ * possible CPU's copy of a per-CPU variable, "where" keeps the loop's
+ * elements whose pointer or integer EXPR equals (or not) a global's
+ * address or a number.  '#' starts
  * a comment; tokens are separated by blanks and may span lines, as in
  * makedumpfile.  Errors name the file, the line and the column.
  */
@@ -31,6 +38,7 @@
 struct vs_ec_part {
 	char *name;
 	uint64_t index;              /* [N], or VS_EC_NO_INDEX */
+	char *cast;                  /* a member's ":TYPE", or NULL */
 };
 
 struct vs_ec_expr {
@@ -59,6 +67,16 @@ enum vs_ec_loop {
 	VS_EC_NONE,                  /* a lone erase */
 	VS_EC_LOOP,                  /* array, or "via" NEXT (default "next") */
 	VS_EC_WITHIN,                /* list_head within STRUCT:MEMBER */
+	VS_EC_RBTREE,                /* rb_root rbtree STRUCT:MEMBER */
+	VS_EC_PERCPU,                /* SYMBOL percpu: each CPU's copy */
+};
+
+/* "where EXPR == &SYM" (or "!=", or a number): a loop's filter. */
+struct vs_ec_where {
+	struct vs_ec_expr expr;      /* parts == NULL: no "where" */
+	int negate;                  /* "!=" */
+	char *sym;                   /* "&SYM", or NULL: VALUE */
+	uint64_t value;
 };
 
 struct vs_ec_rule {
@@ -67,7 +85,8 @@ struct vs_ec_rule {
 	char *id;                    /* the iteration variable */
 	struct vs_ec_expr list;      /* what "in" names */
 	char *via;                   /* VS_EC_LOOP: NULL for arrays/default */
-	char *within_struct, *within_member;
+	char *within_struct, *within_member;  /* also rbtree's */
+	struct vs_ec_where where;
 	struct vs_ec_erase *erases;
 	unsigned nerases;
 	int line;

@@ -123,10 +123,12 @@ machine_args() {
 
 # The known secrets of kdump-test --secrets (tests/suites/btf.sh greps the
 # raw vmcore for them and checks the shipped erase rules against them):
-# a dm-crypt key (32 bytes, AES-256) and a user key's payload, each ASCII so
-# a grep finds it, each handed to the guest only as hex.
+# a dm-crypt key (32 bytes, AES-256), a user key's payload and a logon
+# key's, each ASCII so a grep finds it, each handed to the guest only as
+# hex.
 SECRET_DM_KEY='vmsift dm-crypt secret key 0042!'
 SECRET_USER_KEY='vmsift user-key payload 7f3a9c51'
+SECRET_LOGON_KEY='vmsift logon-key payload 5e1d08b2'
 secret_hex() { printf '%s' "$1" | od -An -tx1 | tr -d ' \n'; }
 
 # harness_modules: the modules the initramfs loads (and their

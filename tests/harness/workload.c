@@ -18,6 +18,8 @@
  *            kernel as hex: the raw key bytes exist only in the kernel
  *   -U HEX   a "user" key "vmsift:secret" in the user keyring whose payload
  *            is HEX decoded (the workload's copy is wiped after add_key)
+ *   -L HEX   the same as a "logon" key "vmsift:logon" (the type
+ *            cryptsetup and fscrypt hand the kernel volume keys in)
  *
  * Built with gcc -static by the harness; runs as /bin/workload in the guest.
  */
@@ -229,24 +231,25 @@ static void dm_crypt_secret(const char *hex)
 	printf("HARNESS: dm-crypt mapping vmsift-secret set up\n");
 }
 
-static void user_key_secret(const char *hex)
+static void user_key_secret(const char *type, const char *desc,
+			    const char *hex)
 {
 	unsigned char payload[256];
 	size_t n = strlen(hex) / 2, i;
 	unsigned v;
 
 	if (n == 0 || n > sizeof(payload))
-		die("-U: 2 to 512 hex digits");
+		die("-U/-L: 2 to 512 hex digits");
 	for (i = 0; i < n; i++) {
 		if (sscanf(hex + 2 * i, "%2x", &v) != 1)
-			die("-U: not hex");
+			die("-U/-L: not hex");
 		payload[i] = (unsigned char)v;
 	}
-	if (syscall(SYS_add_key, "user", "vmsift:secret", payload, n,
+	if (syscall(SYS_add_key, type, desc, payload, n,
 		    KEY_SPEC_USER_KEYRING) < 0)
 		die("add_key");
 	explicit_bzero(payload, sizeof(payload));
-	printf("HARNESS: user key vmsift:secret added (%zu bytes)\n", n);
+	printf("HARNESS: %s key %s added (%zu bytes)\n", type, desc, n);
 }
 
 int main(int argc, char **argv)
@@ -255,9 +258,9 @@ int main(int argc, char **argv)
 	int rnd_every = 0, opt;
 	const char *tmpfs_path = "/tmp/workload.shm", *huge_dir = NULL;
 	const char *cache_dir = NULL, *write_path = NULL, *ready = NULL;
-	const char *dm_key = NULL, *user_key = NULL;
+	const char *dm_key = NULL, *user_key = NULL, *logon_key = NULL;
 
-	while ((opt = getopt(argc, argv, "a:r:z:t:T:H:P:c:w:W:R:K:U:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:r:z:t:T:H:P:c:w:W:R:K:U:L:")) != -1) {
 		switch (opt) {
 		case 'a': anon_mb = strtoul(optarg, NULL, 0); break;
 		case 'r': rnd_every = atoi(optarg); break;
@@ -272,6 +275,7 @@ int main(int argc, char **argv)
 		case 'R': ready = optarg; break;
 		case 'K': dm_key = optarg; break;
 		case 'U': user_key = optarg; break;
+		case 'L': logon_key = optarg; break;
 		default:
 			fprintf(stderr, "usage: workload [-a MB] [-r N] [-z MB] [-t MB -T PATH] "
 				"[-H N -P DIR] [-c DIR] [-w MB -W PATH] [-R PATH] "
@@ -306,7 +310,9 @@ int main(int argc, char **argv)
 	if (dm_key)
 		dm_crypt_secret(dm_key);
 	if (user_key)
-		user_key_secret(user_key);
+		user_key_secret("user", "vmsift:secret", user_key);
+	if (logon_key)
+		user_key_secret("logon", "vmsift:logon", logon_key);
 
 	printf("HARNESS: workload ready (anon %lu MiB, zeroed %lu MiB, tmpfs %lu MiB, "
 	       "hugetlb %lu x 2 MiB, written %lu MiB)\n",

@@ -161,15 +161,27 @@ t_btf_refused() {
 	case $msg in *"'__start_BTF'"*) ;; *) echo "message: $msg"; return 1 ;; esac
 }
 
-# t_btf_erase_secrets VMCORE: the shipped rules (data/erase/secrets.conf)
-# resolved from the dump's own kallsyms and BTF (no -x) erase what drgn
-# and DWARF say the secrets are, in every format: kdump (lzo), ELF,
-# flattened rebuilt with -R, a split set reassembled; secrets-dwarf.conf
-# with -x (DWARF) erases the same bytes; crash still opens the kdump one (tests/harness/crash-check, the -dbg vmlinux).
+# t_btf_erase_secrets VMCORE [keys]: the shipped rules
+# (data/erase/secrets.conf) resolved from the dump's own kallsyms and BTF
+# (no -x) erase what drgn and DWARF say the secrets are (base_crng,
+# input_pool, each possible CPU's crngs.key, every user and logon key's
+# payload; with "keys", the secrets guest's known user and logon key
+# payloads of lib.sh must be among them), in every
+# format: kdump (lzo), ELF, flattened rebuilt with -R, a split set
+# reassembled; secrets-dwarf.conf with -x (DWARF) erases the same bytes;
+# crash still opens the kdump one (tests/harness/crash-check, the -dbg
+# vmlinux).
 t_btf_erase_secrets() {
 	local in=$1 vml o=$work/out/sec conf=$top/data/erase/secrets.conf
+	local keys=()
+	if [ "${2:-}" = keys ]; then
+		# shellcheck source=/dev/null
+		. "$top/tests/harness/lib.sh"
+		keys=(--key "$SECRET_USER_KEY" --key "$SECRET_LOGON_KEY")
+	fi
 	vml=$(btf_dbg_vmlinux "$in") || return 1
 	mkdir -p "$work/out"
+	rm -f "$o".*
 	"$top/vmsift" --config "$conf" -l -d 31 "$in" "$o.kdump" > /dev/null || return 1
 	"$top/vmsift" --config "$conf" -E -d 31 "$in" "$o.elf" > /dev/null || return 1
 	"$top/vmsift" --config "$conf" -F -z -d 31 "$in" 2> /dev/null |
@@ -178,20 +190,25 @@ t_btf_erase_secrets() {
 		"$o.dwarf" > /dev/null || return 1
 	"$top/vmsift" --config "$conf" --split -l -d 31 "$in" "$o.s1" "$o.s2" > /dev/null || return 1
 	"$top/vmsift" --reassemble "$o.s1" "$o.s2" "$o.merged" > /dev/null || return 1
-	"$btf_py" "$top/tests/tools/erased_check.py" "$in" "$vml" \
+	"$btf_py" "$top/tests/tools/erased_check.py" "${keys[@]}" "$in" "$vml" \
 		"$o.kdump" "$o.elf" "$o.rebuilt" "$o.merged" "$o.dwarf" || return 1
 	VMSIFT_CACHE=${VMSIFT_CACHE:-$top/tests/work/cache} \
 		"$top/tests/harness/crash-check" "$o.kdump"
 }
 
-# The secrets vmcore: a guest holding a known dm-crypt key and user key
+# The secrets vmcore: a guest holding a known dm-crypt key, user key and
+# logon key
 # (tests/harness/kdump-test --secrets), made once into the cache when
-# VMSIFT_SECRETS=1 (about 2 minutes of QEMU), then used whenever cached.
+# VMSIFT_SECRETS=1 (2 to 8 minutes of QEMU), then used whenever cached.
+# Two CPUs: the per-CPU crng keys of more than one CPU.
 btf_secrets_vmcore() {
 	local c=${VMSIFT_CACHE:-$top/tests/work/cache} v
-	v=$c/secrets-6.1.0-57-amd64.vmcore
+	# -v2: with the logon key (older copies have only the user key)
+	v=$c/secrets-v2-6.1.0-57-amd64.vmcore
 	if [ ! -f "$v" ] && [ "${VMSIFT_SECRETS:-0}" = 1 ]; then
-		VMSIFT_CACHE=$c "$top/tests/harness/kdump-test" --quick --secrets \
+		VMSIFT_CACHE=$c T_CAPTURE=${T_CAPTURE:-900} \
+			"$top/tests/harness/kdump-test" --quick --secrets --smp 2 \
+			--append no_timer_check --capture-append no_timer_check \
 			--dump-args '-l -d 31' --no-check --out "$work/secrets-run" \
 			--save-raw "$v.tmp" >&2 && mv "$v.tmp" "$v"
 	fi
@@ -205,9 +222,37 @@ t_btf_secrets_present() {
 	local in=$1 k
 	# shellcheck source=/dev/null
 	. "$top/tests/harness/lib.sh"
-	for k in "$SECRET_DM_KEY" "$SECRET_USER_KEY"; do
+	for k in "$SECRET_DM_KEY" "$SECRET_USER_KEY" "$SECRET_LOGON_KEY"; do
 		grep -c -a -F -- "$k" "$in" > /dev/null || { echo "'$k' is not in $in"; return 1; }
 	done
+}
+
+# t_btf_secrets_grep DUMP: the known payloads of the secrets guest's user
+# and logon keys (lib.sh) are in DUMP's decompressed pages, and in none
+# after data/erase/secrets.conf (BTF) or secrets-dwarf.conf (-x), each
+# page read by libkdumpfile (tests/tools/page_grep.py).
+t_btf_secrets_grep() {
+	local in=$1 vml o=$work/out/secgrep f
+	# shellcheck source=/dev/null
+	. "$top/tests/harness/lib.sh"
+	vml=$(btf_dbg_vmlinux "$in") || return 1
+	mkdir -p "$work/out"
+	rm -f "$o".*
+	"$top/vmsift" --config "$top/data/erase/secrets.conf" -l -d 31 "$in" \
+		"$o.btf" > /dev/null || return 1
+	"$top/vmsift" -x "$vml" --config "$top/data/erase/secrets-dwarf.conf" \
+		-l -d 31 "$in" "$o.x" > /dev/null || return 1
+	"$btf_py" "$top/tests/tools/page_grep.py" "$in" "$SECRET_USER_KEY" \
+		"$SECRET_LOGON_KEY" > "$o.in.n" || return 1
+	for f in btf x; do
+		"$btf_py" "$top/tests/tools/page_grep.py" "$o.$f" "$SECRET_USER_KEY" \
+			"$SECRET_LOGON_KEY" > "$o.$f.n" || return 1
+	done
+	awk '$1 == 0 { print "not in the unerased dump: " $0; bad = 1 }
+	     END { exit bad }' "$o.in.n" || return 1
+	cat "$o.btf.n" "$o.x.n" |
+		awk '$1 != 0 { print "left after the erase: " $0; bad = 1 }
+		     END { exit bad }'
 }
 
 btf_tests() {
@@ -230,7 +275,8 @@ btf_tests() {
 	run_test btf_erase_secrets_x86_64 t_btf_erase_secrets "$x86"
 	if sec=$(btf_secrets_vmcore); then
 		run_test btf_secrets_present t_btf_secrets_present "$sec"
-		run_test btf_erase_secrets_guest t_btf_erase_secrets "$sec"
+		run_test btf_erase_secrets_guest t_btf_erase_secrets "$sec" keys
+		run_test btf_secrets_grep t_btf_secrets_grep "$sec"
 	else
 		log "# skipped: the secrets vmcore (VMSIFT_SECRETS=1 makes it once)"
 	fi

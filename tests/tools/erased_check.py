@@ -1,38 +1,80 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""erased_check.py RAW VMLINUX DUMP... - the shipped secrets rules
-(data/erase/secrets.conf) applied to RAW gave each DUMP the right bytes.
+"""erased_check.py [--key TEXT]... RAW VMLINUX DUMP... - the shipped
+secrets rules (data/erase/secrets.conf) applied to RAW gave each DUMP the
+right bytes.
 
 Where the secrets are comes from drgn and the kernel's DWARF (VMLINUX),
-not from vmsift: base_crng.key and input_pool.hash.  In RAW they hold
-data (not all zeros, not all 'X'); in every DUMP, read back by
-libkdumpfile, they are all 'X' (makedumpfile's erase byte) and the 64
-bytes on either side are RAW's.  Exit 0, or 1 with what differed.
+not from vmsift: base_crng.key, input_pool.hash, every possible CPU's
+crngs.key (drgn's per_cpu), and the payload of every "user" and "logon"
+key (drgn's rbtree walk of key_serial_tree, each payload.data[0] a struct
+user_key_payload).  In RAW they hold data (not all zeros, not all 'X');
+in every DUMP, read back by libkdumpfile, they are all 'X'
+(makedumpfile's erase byte) and the 64 bytes on either side are RAW's.
+--key TEXT: one of the user or logon keys' payloads is TEXT (the
+harness's known keys), so the check cannot pass by finding no key.  Exit
+0, or 1 with what differed.
 """
 import sys
 
 import drgn
 import kdumpfile
+from drgn.helpers.linux.cpumask import for_each_possible_cpu
+from drgn.helpers.linux.percpu import per_cpu
+from drgn.helpers.linux.rbtree import rbtree_inorder_for_each_entry
 
 PAD = 64
 
 
-def secrets(prog):
+def key_payloads(prog):
+    """(name, address, size, bytes) of each user and logon key's data."""
+    types = {prog["key_type_user"].address_: "user",
+             prog["key_type_logon"].address_: "logon"}
+    root = prog["key_serial_tree"].address_of_()
+    for k in rbtree_inorder_for_each_entry("struct key", root, "serial_node"):
+        kind = types.get(k.type.value_())
+        if kind is None:
+            continue
+        p = drgn.cast("struct user_key_payload *", k.payload.data[0])
+        if not p.value_():
+            continue
+        n = p.datalen.value_()
+        yield ("%s key %d payload" % (kind, k.serial.value_()),
+               p.data.address_, n, prog.read(p.data.address_, n))
+
+
+def secrets(prog, want):
     out = []
     for sym, member in (("base_crng", "key"), ("input_pool", "hash")):
         obj = prog[sym]
         m = obj.member_(member)
         out.append(("%s.%s" % (sym, member), m.address_, drgn.sizeof(m.type_)))
+    for cpu in for_each_possible_cpu(prog):
+        m = per_cpu(prog["crngs"], cpu).key
+        out.append(("CPU %d crngs.key" % cpu, m.address_, drgn.sizeof(m.type_)))
+    found = set()
+    for name, addr, size, data in key_payloads(prog):
+        out.append((name, addr, size))
+        found.add(data)
+    for key in want:
+        if key not in found:
+            print("no user or logon key holds %r" % key)
+            sys.exit(1)
     return out
 
 
 def main():
-    raw, vmlinux, dumps = sys.argv[1], sys.argv[2], sys.argv[3:]
+    args = sys.argv[1:]
+    want = []
+    while args[:1] == ["--key"]:
+        want.append(args[1].encode())
+        args = args[2:]
+    raw, vmlinux, dumps = args[0], args[1], args[2:]
     prog = drgn.Program()
     prog.set_core_dump(raw)
     prog.load_debug_info([vmlinux])
     bad = 0
-    for name, addr, size in secrets(prog):
+    for name, addr, size in secrets(prog, want):
         ref = prog.read(addr - PAD, size + 2 * PAD)
         secret = ref[PAD:PAD + size]
         if secret in (b"\0" * size, b"X" * size):

@@ -25,6 +25,42 @@ static uint64_t va(uint32_t off)
 	return VBASE + off;
 }
 
+/* Key K of key type KT: its rbtree children (0: none) and payload. */
+static void put_key(struct fake_mem *m, uint32_t k, uint32_t kt,
+		    uint32_t left, uint32_t right, uint32_t payload)
+{
+	put64(m, k + M_KTYPE, va(kt));
+	put64(m, k + M_SNODE, 0);
+	put64(m, k + M_SNODE + M_LEFT, left ? va(left + M_SNODE) : 0);
+	put64(m, k + M_SNODE + M_RIGHT, right ? va(right + M_SNODE) : 0);
+	put64(m, k + M_PAYLD, va(payload));
+}
+
+static void put_payload(struct fake_mem *m, uint32_t p, uint8_t len)
+{
+	m->b[p + 0x10] = len;
+	m->b[p + 0x11] = 0;
+}
+
+static void make_keys_and_cpus(struct fake_mem *m)
+{
+	put64(m, O_ROOT, va(O_K2 + M_SNODE));
+	put_key(m, O_K1, O_KTU, 0, 0, O_P1);
+	put_key(m, O_K2, O_KTL, O_K1, O_K3, O_P2);
+	put_key(m, O_K3, O_KTK, 0, O_K4, O_KR);
+	put_key(m, O_K4, O_KTU, 0, 0, O_P4);
+	put_payload(m, O_P1, 10);
+	put_payload(m, O_P2, 20);
+	put_payload(m, O_P4, 5);
+	put64(m, O_PCO, va(O_CPU0) - CRNGS);
+	put64(m, O_PCO + 8, 0xdeadbeef00000000ULL);
+	put64(m, O_PCO + 16, va(O_CPU2) - CRNGS);
+	put64(m, O_PCO + 24, va(O_CPU3) - CRNGS);
+	memset(m->b + O_NCPU, 0, 4);
+	m->b[O_NCPU] = 3;
+	put64(m, O_MASK, 0xd);
+}
+
 static void make_kernel(struct fake_mem *m)
 {
 	memset(m->b, 0xee, sizeof(m->b));
@@ -49,6 +85,7 @@ static void make_kernel(struct fake_mem *m)
 	put64(m, O_PTRS + 8, 0);
 	put64(m, O_PTRS + 16, va(O_B));
 	put64(m, O_PTRS + 24, va(O_INIT));
+	make_keys_and_cpus(m);
 }
 
 struct world {
@@ -146,6 +183,20 @@ static void test_parse_errors(void)
 		{ "erase a nullify\nendfor", "t.conf:2:1: expected 'erase' or 'for', found 'endfor'" },
 		{ "for t in x\nendfor", "erases nothing" },
 		{ "erase a size 99999999999999999999", "too big" },
+		{ "for k in x rbtree key\nerase k\nendfor", "t.conf:1:19: expected STRUCT:MEMBER after 'rbtree' (the struct rb_node member), found 'key'" },
+		{ "for k in x rbtree :a\nerase k\nendfor", "expected STRUCT:MEMBER after 'rbtree', found ':a'" },
+		{ "for c in crngs.key percpu\nerase c\nendfor", "t.conf:1:10: 'percpu' walks a per-CPU variable: 'crngs.key' is not a lone symbol" },
+		{ "for c in a[1] percpu\nerase c\nendfor", "is not a lone symbol" },
+		{ "for k in x where j.type == &a\nerase k\nendfor", "t.conf:1:18: 'j.type' does not start with the loop's variable 'k'" },
+		{ "for k in x where k.type = &a\nerase k\nendfor", "t.conf:1:25: expected '==' or '!=' after 'where k.type', found '='" },
+		{ "for k in x where k.type", "at the end of the file: expected '==' or '!='" },
+		{ "for k in x where k.type == a\nerase k\nendfor", "t.conf:1:28: expected '&SYMBOL' or a number, found 'a'" },
+		{ "for k in x where k.type == &1a\nerase k\nendfor", "'&1a' is not '&SYMBOL'" },
+		{ "for k in x where k.type == 0x1g\nerase k\nendfor", "bad number '0x1g'" },
+		{ "for k in x where k.type == endfor", "expected '&SYMBOL' or a number after the comparison, found 'endfor'" },
+		{ "erase a.b:", "t.conf:1:7: expected a type after ':' in 'a.b:'" },
+		{ "erase a.b:c-d.e", "'c-d' in 'a.b:c-d.e' is not a type name" },
+		{ "erase a.b[1]:c*[2]", "'c*[2]' in 'a.b[1]:c*[2]' is not a type name" },
 	};
 	struct vs_erase_config *c;
 	struct vs_error err;
@@ -191,6 +242,48 @@ static void test_parse_tree(void)
 	CHECK(c->rules[3].module && strcmp(c->rules[3].module, "mymod") == 0);
 	CHECK_U64(c->rules[3].erases[0].target.parts[0].index, 2);
 	CHECK_U64(c->rules[3].erases[0].size_kind, VS_EC_NULLIFY);
+	vs_erase_config_free(c);
+}
+
+static void test_parse_additions(void)
+{
+	static const char text[] =
+		"for k in key_serial_tree:rb_root rbtree key:serial_node\n"
+		"  where k.type != &key_type_user\n"
+		"  erase k.payload.data[0]:user_key_payload*.data size "
+		"k.payload.data[0]:user_key_payload*.datalen\nendfor\n"
+		"for c in crngs:crng percpu where c.generation == 0x10\n"
+		"  erase c.key\nendfor\n";
+	struct vs_erase_config *c;
+	const struct vs_ec_expr *x;
+	struct vs_error err;
+
+	if (!CHECK(vs_erase_config_parse(text, strlen(text), "t.conf", &c,
+					 &err) == 0)) {
+		fprintf(stderr, "  %s\n", err.msg);
+		return;
+	}
+	CHECK_U64(c->nrules, 2);
+	CHECK_U64(c->rules[0].loop, VS_EC_RBTREE);
+	CHECK_STR(c->rules[0].within_struct, "key");
+	CHECK_STR(c->rules[0].within_member, "serial_node");
+	CHECK_STR(c->rules[0].list.type, "rb_root");
+	CHECK_U64(c->rules[0].where.negate, 1);
+	CHECK_STR(c->rules[0].where.sym, "key_type_user");
+	CHECK_STR(c->rules[0].where.expr.text, "k.type");
+	x = &c->rules[0].erases[0].target;
+	CHECK_U64(x->nparts, 4);
+	CHECK_STR(x->parts[2].name, "data");
+	CHECK_U64(x->parts[2].index, 0);
+	CHECK_STR(x->parts[2].cast, "user_key_payload*");
+	CHECK(x->parts[3].cast == NULL);
+	CHECK_STR(x->text, "k.payload.data[0]:user_key_payload*.data");
+	CHECK_STR(c->rules[0].erases[0].size_expr.parts[2].cast,
+		  "user_key_payload*");
+	CHECK_U64(c->rules[1].loop, VS_EC_PERCPU);
+	CHECK_U64(c->rules[1].where.negate, 0);
+	CHECK(c->rules[1].where.sym == NULL);
+	CHECK_U64(c->rules[1].where.value, 16);
 	vs_erase_config_free(c);
 }
 
@@ -253,6 +346,90 @@ static void test_loops(struct world *w)
 	       " erase t.comm\nendfor", 3, tasks);
 	expect(w, "for t in task_list within task_struct:tasks\n"
 	       " erase t\nendfor", 3, whole);
+}
+
+#define USER_RULE(op, kt) \
+	"for k in key_serial_tree rbtree key:serial_node where k.type " op \
+	" &" kt "\n erase k.payload.data[0]:user_key_payload*.data size " \
+	"k.payload.data[0]:user_key_payload*.datalen\nendfor\n"
+
+/* vmsift's additions: rbtree and percpu loops, "where", a member's cast. */
+static void test_additions(struct world *w)
+{
+	static const uint64_t nodes[][3] = {
+		{ O_K1 + M_SNODE, 0x18, 0 }, { O_K2 + M_SNODE, 0x18, 0 },
+		{ O_K3 + M_SNODE, 0x18, 0 }, { O_K4 + M_SNODE, 0x18, 0 } };
+	static const uint64_t user[][3] = {
+		{ O_P1 + UP_DATA, 10, 0 }, { O_P4 + UP_DATA, 5, 0 } };
+	static const uint64_t logon[][3] = { { O_P2 + UP_DATA, 20, 0 } };
+	static const uint64_t notkr[][3] = {
+		{ O_K1, KSZ, 0 }, { O_K2, KSZ, 0 }, { O_K4, KSZ, 0 } };
+	static const uint64_t cpus[][3] = {
+		{ O_CPU0, 32, 0 }, { O_CPU2, 32, 0 } };
+	static const uint64_t cast[][3] = { { O_KEY, 0x18, 0 } };
+
+	/* in order: K1 K2 K3 K4 */
+	expect(w, "for k in key_serial_tree rbtree key:serial_node\n"
+	       " erase k.serial_node\nendfor", 4, nodes);
+	expect(w, USER_RULE("==", "key_type_user"), 2, user);
+	expect(w, USER_RULE("==", "key_type_logon"), 1, logon);
+	expect(w, "for k in key_serial_tree rbtree key:serial_node where "
+	       "k.type != &key_type_keyring\n erase k\nendfor", 3, notkr);
+	expect(w, "for k in key_serial_tree rbtree key:serial_node where "
+	       "k.payload.data[0]:user_key_payload*.datalen == 20\n"
+	       " erase k.payload.data[0]:user_key_payload*.data size 20\n"
+	       "endfor", 1, logon);
+	expect(w, "for c in crngs percpu\n erase c.key\nendfor", 2, cpus);
+	expect(w, "erase init_task.key:cred*", 1, cast);
+	w->spec.no_symbol_types = 1;
+	expect(w, "for c in crngs:crng percpu\n erase c.key\nendfor", 2, cpus);
+	expect(w, "for k in key_serial_tree:rb_root rbtree key:serial_node\n"
+	       " erase k.serial_node\nendfor", 4, nodes);
+	expect_fail(w, "for c in crngs percpu\n erase c.key\nendfor",
+		    "name it: crngs:TYPE");
+	w->spec.no_symbol_types = 0;
+	expect_fail(w, "for k in init_task rbtree key:serial_node\n erase k\n"
+		    "endfor", "'init_task' is not a struct rb_root");
+	expect_fail(w, "for k in key_serial_tree rbtree key:payload\n erase k\n"
+		    "endfor", "'rbtree key:payload': the member is not a struct "
+		    "rb_node");
+	expect_fail(w, "for k in key_serial_tree rbtree nokey:x\n erase k\n"
+		    "endfor", "'rbtree nokey': no type 'nokey'");
+	expect_fail(w, "erase init_task.comm:cred*", "'comm:cred*': 'comm' is "
+		    "not a pointer");
+	expect_fail(w, "erase init_task.key:cred", "a member is cast to a "
+		    "pointer type");
+	expect_fail(w, "for k in key_serial_tree rbtree key:serial_node where "
+		    "k.serial_node == 0\n erase k\nendfor",
+		    "'where k.serial_node': not a pointer or an integer");
+	expect_fail(w, USER_RULE("==", "key_type_nope"), "'where ... "
+		    "&key_type_nope': no symbol 'key_type_nope'");
+}
+
+static void test_bad_trees_and_cpus(struct world *w)
+{
+	/* K4's right child is K2: a cycle, ever deeper */
+	put64(&w->mem, O_K4 + M_SNODE + M_RIGHT, va(O_K2 + M_SNODE));
+	expect_fail(w, "for k in key_serial_tree rbtree key:serial_node\n"
+		    " erase k.serial_node\nendfor", "the rbtree of "
+		    "'key_serial_tree' is deeper than 96 levels");
+	make_kernel(&w->mem);
+	w->opts.max_iter = 3;
+	expect_fail(w, "for k in key_serial_tree rbtree key:serial_node\n"
+		    " erase k.serial_node\nendfor", "has over 3 nodes");
+	w->opts.max_iter = 0;
+	put64(&w->mem, O_K3 + M_SNODE + M_RIGHT, 0x1234);
+	expect_fail(w, "for k in key_serial_tree rbtree key:serial_node\n"
+		    " erase k.serial_node\nendfor", "pointer at 0x1244: cannot read 0x1244");
+	make_kernel(&w->mem);
+	w->mem.b[O_NCPU] = 0;
+	expect_fail(w, "for c in crngs percpu\n erase c.key\nendfor",
+		    "nr_cpu_ids is 0: implausible");
+	make_kernel(&w->mem);
+	put64(&w->mem, O_PCO + 16, 0x1234);
+	expect_fail(w, "for c in crngs percpu\n erase c.key\nendfor",
+		    "cannot translate 0x1274");
+	make_kernel(&w->mem);
 }
 
 static void test_bad_lists(struct world *w)
@@ -398,6 +575,9 @@ static int write_seeds(const char *dir)
 		"endfor\nfor t in task_list.next within task_struct:tasks\n"
 		" erase t\nendfor\n",
 		"erase init_task:task_struct.comm\nerase saved_command_line:char*\n",
+		USER_RULE("==", "key_type_user") USER_RULE("!=", "key_type_logon"),
+		"for c in crngs:crng percpu where c.generation != 0\n"
+		" erase c.key\nendfor\nerase init_task.key:cred*\n",
 	};
 	struct world *w = calloc(1, sizeof(*w));
 
@@ -429,7 +609,10 @@ int main(int argc, char **argv)
 
 	test_parse_errors();
 	test_parse_tree();
+	test_parse_additions();
 	world_init(&w);
+	test_additions(&w);
+	test_bad_trees_and_cpus(&w);
 	test_lone_erases(&w);
 	test_loops(&w);
 	test_bad_lists(&w);

@@ -31,6 +31,39 @@
 #define O_PTRS 0x2400u   /* struct task_struct *ptrs[4] */
 #define O_BIG  0x2f80u   /* char big[256]: crosses a page */
 #define TSZ    0x60u
+/* The keyring: an rbtree of struct key by serial_node, in order K1 (a
+ * user key), K2 (logon), K3 (keyring), K4 (user); root -> K2, K2's left
+ * K1, right K3, K3's right K4. */
+#define O_ROOT 0x3100u   /* struct rb_root key_serial_tree */
+#define O_KTU  0x3110u   /* struct key_type key_type_user */
+#define O_KTL  0x3120u   /* key_type_logon */
+#define O_KTK  0x3130u   /* key_type_keyring */
+#define O_K1   0x3200u   /* struct key, KSZ bytes each */
+#define O_K2   0x3240u
+#define O_K3   0x3280u
+#define O_K4   0x32c0u
+#define KSZ    0x40u
+#define O_P1   0x3400u   /* struct user_key_payload: K1's, 10 bytes */
+#define O_P2   0x3440u   /* K2's, 20 bytes */
+#define O_P4   0x3480u   /* K4's, 5 bytes */
+#define O_KR   0x3500u   /* K3's payload: not a user_key_payload */
+#define UP_DATA 0x18u    /* user_key_payload.data */
+/* struct key's members; struct rb_node's */
+#define M_KTYPE 0x00u
+#define M_SNODE 0x08u
+#define M_PAYLD 0x20u
+#define M_RIGHT 0x08u
+#define M_LEFT  0x10u
+/* per-CPU: crngs at per-CPU offset CRNGS; __per_cpu_offset[4],
+ * nr_cpu_ids = 3, __cpu_possible_mask = 0b1101: CPUs 0 and 2 are walked
+ * (1 is not possible, 3 is past nr_cpu_ids) */
+#define CRNGS  0x40u
+#define O_PCO  0x3600u   /* unsigned long __per_cpu_offset[4] */
+#define O_NCPU 0x3620u   /* unsigned int nr_cpu_ids */
+#define O_MASK 0x3628u   /* unsigned long __cpu_possible_mask */
+#define O_CPU0 0x3700u   /* CPU 0's struct crng (key[32], generation) */
+#define O_CPU2 0x3780u
+#define O_CPU3 0x3800u
 /* struct task_struct's members */
 #define M_COMM 0x08u
 #define M_TASKS 0x20u
@@ -55,6 +88,22 @@ static const char erase_world_spec[] =
 	"type 12 array 0x120 3 4 -\n"
 	"type 13 array 32 4 5 -\n"
 	"type 14 array 256 256 1 -\n"
+	"type 15 struct 0x18 0 0 rb_node\n"
+	"type 16 ptr 8 0 15 -\n"
+	"type 17 struct 8 0 0 rb_root\n"
+	"type 18 struct 0x10 0 0 key_type\n"
+	"type 19 ptr 8 0 18 -\n"
+	"type 20 struct 0x40 0 0 key\n"
+	"type 21 array 32 4 11 -\n"
+	"type 22 union 0x20 0 0 key_payload\n"
+	"type 23 struct 0x18 0 0 user_key_payload\n"
+	"type 24 int 2 0 0 unsigned short\n"
+	"type 25 array 0 0 1 -\n"
+	"type 26 struct 0x28 0 0 crng\n"
+	"type 27 array 32 32 1 -\n"
+	"type 28 int 8 0 0 unsigned long\n"
+	"type 29 array 32 4 28 -\n"
+	"type 30 int 4 0 0 unsigned int\n"
 	"member 6 next 0 7\n"
 	"member 6 prev 8 7\n"
 	"member 4 comm 0x8 3\n"
@@ -64,12 +113,32 @@ static const char erase_world_spec[] =
 	"member 4 name 0x40 10\n"
 	"member 4 keylen 0x48 2\n"
 	"member 4 key 0x50 11\n"
+	"member 15 __rb_parent_color 0 28\n"
+	"member 15 rb_right 8 16\n"
+	"member 15 rb_left 0x10 16\n"
+	"member 17 rb_node 0 16\n"
+	"member 20 type 0 19\n"
+	"member 20 serial_node 8 15\n"
+	"member 20 payload 0x20 22\n"
+	"member 22 data 0 21\n"
+	"member 23 datalen 0x10 24\n"
+	"member 23 data 0x18 25\n"
+	"member 26 key 0 27\n"
+	"member 26 generation 0x20 28\n"
 	"sym init_task 0xffff888000100000 4\n"
 	"sym task_list 0xffff888000101000 6\n"
 	"sym saved_command_line 0xffff888000101300 10\n"
 	"sym arr 0xffff888000102000 12\n"
 	"sym ptrs 0xffff888000102400 13\n"
-	"sym big 0xffff888000102f80 14\n";
+	"sym big 0xffff888000102f80 14\n"
+	"sym key_serial_tree 0xffff888000103100 17\n"
+	"sym key_type_user 0xffff888000103110 18\n"
+	"sym key_type_logon 0xffff888000103120 18\n"
+	"sym key_type_keyring 0xffff888000103130 18\n"
+	"sym crngs 0x40 26\n"
+	"sym __per_cpu_offset 0xffff888000103600 29\n"
+	"sym nr_cpu_ids 0xffff888000103620 30\n"
+	"sym __cpu_possible_mask 0xffff888000103628 28\n";
 
 struct fake_mem {
 	uint8_t b[MSIZE];
