@@ -15,20 +15,18 @@
 mu_dir=$work/memusage
 mkdir -p "$mu_dir" "$work/ref"
 
-# mu_raw PATH.zst: the vmcore decompressed once (path on stdout); one
-# another suite already unpacked under $work is reused.
-mu_raw() {
-	local z=$1 name d
-	name=$(basename "${z%.zst}")
-	for d in "$work" "$work/arm64" "$work/ppc64le" "$work/riscv64" "$work/s390x"; do
-		if [ -f "$d/$name" ] && ! [ "$z" -nt "$d/$name" ]; then
-			echo "$d/$name"
-			return 0
-		fi
-	done
-	zstd -q -d --long=31 -f -o "$mu_dir/$name.tmp" "$z" || return 1
-	mv "$mu_dir/$name.tmp" "$mu_dir/$name"
-	echo "$mu_dir/$name"
+# The carried vmcores of the other architectures are decompressed once,
+# where the other suites find them too (lib/carried.sh's carried_input).
+# shellcheck source=tests/suites/lib/carried.sh
+. "$top/tests/suites/lib/carried.sh"
+
+# mu_carried TEST Z: TEST (a function of one vmcore) on the carried
+# vmcore Z (tests/data/SUBDIR/NAME.vmcore.zst).
+mu_carried() {
+	local in
+	in=$(carried_input "$(basename "$(dirname "$2")")" "$(basename "$2" .vmcore.zst)") ||
+		{ echo "$in"; return 1; }
+	"$1" "$in"
 }
 
 # mu_ref_e LEVEL INPUT: makedumpfile -e's dump of INPUT, cached.
@@ -132,7 +130,7 @@ for z in "$top"/tests/data/{arm64,ppc64le,riscv64,s390x}/*.vmcore.zst; do
 	[ -f "$z" ] || continue
 	name=$(basename "$z" .vmcore.zst)
 	run_test "vmemmap: $name -e leaves out only unused struct pages" \
-		eval 't_vmemmap_arch "$(mu_raw "$z")"'
+		mu_carried t_vmemmap_arch "$z"
 done
 
 # --mem-usage's table: each row makedumpfile's -d 31 report counts
@@ -208,7 +206,7 @@ for z in "$top"/tests/data/{arm64,ppc64le,riscv64,s390x}/*.vmcore.zst; do
 	[ -f "$z" ] || continue
 	name=$(basename "$z" .vmcore.zst)
 	run_test "mem-usage: $name DUMP_SIZE within 10% of the dumps" \
-		eval 't_usage_sizes "$(mu_raw "$z")"'
+		mu_carried t_usage_sizes "$z"
 done
 
 # /proc/kcore.  Without a guest: the carried vmcore reshaped as kcore lays
