@@ -23,10 +23,20 @@ btf_q=$top/tests/unit/ti_query
 btf_py=/usr/bin/python3          # Debian's python: has drgn
 mkdir -p "$btf_dir"
 
-# btf_vmcore ZST: the carried vmcore ZST decompressed once (path on stdout).
+# shellcheck source=tests/suites/lib/carried.sh
+. "$top/tests/suites/lib/carried.sh"
+
+# btf_vmcore ZST: the carried vmcore ZST decompressed once (path on
+# stdout), where tests/run (tests/data/*) or lib/carried.sh's
+# carried_input (tests/data/ARCH/*) put it for the other suites.
 btf_vmcore() {
-	local z=$1 raw=$btf_dir/$(basename "${1%.zst}")
+	local z=$1 raw=$work/$(basename "${1%.zst}") sub
 	[ -f "$z" ] || { echo "missing $z" >&2; return 1; }
+	sub=$(basename "$(dirname "$z")")
+	if [ "$sub" != data ]; then
+		carried_input "$sub" "$(basename "$z" .vmcore.zst)"
+		return
+	fi
 	if [ ! -f "$raw" ] || [ "$z" -nt "$raw" ]; then
 		zstd -q -d --long=31 -f -o "$raw.tmp" "$z" || return 1
 		mv "$raw.tmp" "$raw"
