@@ -18,6 +18,8 @@
 # codec at -d 1 and -d 31 on both vmcores, and every output kind on the
 # arm64 one too.  Sourced by tests/run.
 
+# shellcheck source=tests/suites/lib/carried.sh
+. "$top/tests/suites/lib/carried.sh"
 be_dir=$work/behost
 be_bin=$top/vmsift-static.s390x
 mkdir -p "$be_dir"
@@ -46,8 +48,11 @@ be_input() {
 			mv "$raw.tmp" "$raw"
 		fi
 		echo "$raw"; return ;;
-	x86_64) z=$top/tests/data/kdump-384M.vmcore.zst ;;
-	arm64) z=$top/tests/data/arm64/kdump-arm64-384M.vmcore.zst ;;
+	x86_64) z=$top/tests/data/kdump-384M.vmcore.zst
+		# tests/run's own copy, when it made one
+		raw=$work/$(basename "$z" .zst)
+		[ -f "$raw" ] && ! [ "$z" -nt "$raw" ] && { echo "$raw"; return; } ;;
+	arm64) carried_input arm64 kdump-arm64-384M; return ;;
 	esac
 	raw=$be_dir/$(basename "$z" .zst)
 	if [ ! -f "$raw" ] || [ "$z" -nt "$raw" ]; then
@@ -57,8 +62,10 @@ be_input() {
 	echo "$raw"
 }
 
+# make brings it up to date (its rule depends on every source and header,
+# its flags stamp and its sysroot), once for build.sh's and s390x_real.sh's
+# tests too.
 t_behost_build() {
-	rm -f "$be_bin"
 	make -s -C "$top" vmsift-static.s390x >"$be_dir/build.log" 2>&1 ||
 		{ tail -n 15 "$be_dir/build.log"; return 1; }
 	readelf -h "$be_bin" | grep -Eq 'Data: +2.s complement, big endian' ||
@@ -147,24 +154,33 @@ t_behost_dmesg() {
 # under qemu-s390x-static; and input_read, the input side's page reader,
 # on the x86_64 vmcore against native kdump dumps of it.
 t_behost_unit() {
-	local d=$be_dir/unit sys flags in t
+	local d=$be_dir/unit sys flags in t key
 	sys=$(VMSIFT_CACHE=${VMSIFT_CACHE:-$top/tests/work/cache} "$top/tools/cross-sysroot" s390x) || return 1
 	flags="-O1 $(make -s --no-print-directory -C "$top" print-VMSIFT_WARN) -Werror
 		$(make -s --no-print-directory -C "$top" print-VMSIFT_STD)
 		-I$sys/usr/include -I$sys/usr/include/s390x-linux-gnu -I$sys/usr/include/lzo
 		$(make -s --no-print-directory -C "$top" print-VMSIFT_CPPFLAGS)
 		-DVMSIFT_NO_DWARF -DVMSIFT_NO_BTF"
-	rm -rf "$d" && mkdir -p "$d/obj" || return 1
-	# shellcheck disable=SC2086
-	(cd "$d/obj" && s390x-linux-gnu-gcc $flags -c "$top"/lib/*.c) || return 1
-	s390x-linux-gnu-ar rcs "$d/libvmsift.a" "$d"/obj/*.o || return 1
-	for t in machine_load pipeline_test vmcoreinfo_test s390x_test input_read; do
+	# The programs are kept while the key (the sources, headers, compiler
+	# and flags) is the same: only a change rebuilds them.
+	key=$({ (cd "$top" && sha256sum lib/*.c lib/*.h include/*.h tests/unit/*.h \
+		tests/unit/{machine_load,pipeline_test,vmcoreinfo_test,s390x_test,input_read}.c) &&
+		s390x-linux-gnu-gcc --version && echo "$flags" && ls -l "$sys"/usr/lib/s390x-linux-gnu/*.a; } |
+		sha256sum | cut -c1-16) || return 1
+	if [ "$(cat "$d/key" 2>/dev/null)" != "$key" ]; then
+		rm -rf "$d" && mkdir -p "$d/obj" || return 1
 		# shellcheck disable=SC2086
-		s390x-linux-gnu-gcc $flags -static -o "$d/$t" "$top/tests/unit/$t.c" "$d/libvmsift.a" \
-			-L"$sys/usr/lib/s390x-linux-gnu" -lz -llzo2 -lsnappy -lzstd -ldeflate \
-			-lcrypto -lstdc++ -lm 2>&1 | grep -v "statically linked" >&2
-		[ -x "$d/$t" ] || { echo "$t did not build for s390x"; return 1; }
-	done
+		(cd "$d/obj" && s390x-linux-gnu-gcc $flags -c "$top"/lib/*.c) || return 1
+		s390x-linux-gnu-ar rcs "$d/libvmsift.a" "$d"/obj/*.o || return 1
+		for t in machine_load pipeline_test vmcoreinfo_test s390x_test input_read; do
+			# shellcheck disable=SC2086
+			s390x-linux-gnu-gcc $flags -static -o "$d/$t" "$top/tests/unit/$t.c" "$d/libvmsift.a" \
+				-L"$sys/usr/lib/s390x-linux-gnu" -lz -llzo2 -lsnappy -lzstd -ldeflate \
+				-lcrypto -lstdc++ -lm 2>&1 | grep -v "statically linked" >&2
+			[ -x "$d/$t" ] || { echo "$t did not build for s390x"; return 1; }
+		done
+		echo "$key" > "$d/key"
+	fi
 	for t in machine_load pipeline_test vmcoreinfo_test s390x_test; do
 		timeout 300 qemu-s390x-static "$d/$t" >"$d/$t.log" 2>&1 ||
 			{ tail -n 10 "$d/$t.log"; echo "$t fails on a big-endian host"; return 1; }

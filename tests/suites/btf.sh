@@ -23,10 +23,20 @@ btf_q=$top/tests/unit/ti_query
 btf_py=/usr/bin/python3          # Debian's python: has drgn
 mkdir -p "$btf_dir"
 
-# btf_vmcore ZST: the carried vmcore ZST decompressed once (path on stdout).
+# shellcheck source=tests/suites/lib/carried.sh
+. "$top/tests/suites/lib/carried.sh"
+
+# btf_vmcore ZST: the carried vmcore ZST decompressed once (path on
+# stdout), where tests/run (tests/data/*) or lib/carried.sh's
+# carried_input (tests/data/ARCH/*) put it for the other suites.
 btf_vmcore() {
-	local z=$1 raw=$btf_dir/$(basename "${1%.zst}")
+	local z=$1 raw=$work/$(basename "${1%.zst}") sub
 	[ -f "$z" ] || { echo "missing $z" >&2; return 1; }
+	sub=$(basename "$(dirname "$z")")
+	if [ "$sub" != data ]; then
+		carried_input "$sub" "$(basename "$z" .vmcore.zst)"
+		return
+	fi
 	if [ ! -f "$raw" ] || [ "$z" -nt "$raw" ]; then
 		zstd -q -d --long=31 -f -o "$raw.tmp" "$z" || return 1
 		mv "$raw.tmp" "$raw"
@@ -272,12 +282,15 @@ btf_tests() {
 	run_test btf_kallsyms_ppc64le t_btf_vmcoreinfo "$ppc"
 	run_test btf_refused_arm64 t_btf_refused "$a64"
 	run_test btf_refused_s390x t_btf_refused "$s390"
-	run_test btf_erase_secrets_x86_64 t_btf_erase_secrets "$x86"
+	# The same checks on the carried vmcore and on the secrets guest's: the
+	# carried one when the guest's is not cached, both with VMSIFT_FULL=1.
 	if sec=$(btf_secrets_vmcore); then
+		full && run_test btf_erase_secrets_x86_64 t_btf_erase_secrets "$x86"
 		run_test btf_secrets_present t_btf_secrets_present "$sec"
 		run_test btf_erase_secrets_guest t_btf_erase_secrets "$sec" keys
 		run_test btf_secrets_grep t_btf_secrets_grep "$sec"
 	else
+		run_test btf_erase_secrets_x86_64 t_btf_erase_secrets "$x86"
 		log "# skipped: the secrets vmcore (VMSIFT_SECRETS=1 makes it once)"
 	fi
 }

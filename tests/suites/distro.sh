@@ -183,7 +183,7 @@ t_suse_elf() {
 
 distro_nproc=$(nproc)
 [ "$distro_nproc" -gt 1 ] || distro_nproc=2
-for in in "${vmcores[@]}"; do
+for in in "${vmcores_each[@]}"; do
 	dname=$(basename "$in" .vmcore)
 	run_test "distro debian $dname: --dump-dmesg VMCORE dmesg.STAMP" t_debian_dmesg "$in"
 	run_test "distro debian $dname: MAKEDUMP_ARGS=\"-F -c -d 31\" | cat > dump" t_debian_file "$in" -F -c -d 31

@@ -182,7 +182,7 @@ t_memcap() {
 	( ulimit -v 131072 && vmsift "$@" --message-level 4 "$in" "$out" ) || return 1
 	[ -s "$out" ]
 }
-for in in "${vmcores[@]}"; do
+for in in "${vmcores_each[@]}"; do
 	name=$(basename "$in" .vmcore)
 	run_test "memory cap: $name -z -d 31 under ulimit -v 128 MiB" t_memcap "$in" -z -d 31
 	run_test "memory cap: $name -c -d 1 under ulimit -v 128 MiB" t_memcap "$in" -c -d 1

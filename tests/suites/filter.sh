@@ -18,7 +18,7 @@ t_filter_chunks() {
 	ref=$(reference "$level" "$in") || { echo "makedumpfile failed"; return 1; }
 	"$top/tests/unit/filter_scan" -r -c 6 -t 4 "$level" "$in" "$ref"
 }
-for in in "${vmcores[@]}"; do
+for in in "${vmcores_each[@]}"; do
 	run_test "filter chunks: $(basename "$in" .vmcore) 64-pfn chunks reversed, 4 threads" \
 		t_filter_chunks "$in" 31
 done

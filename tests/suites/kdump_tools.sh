@@ -19,12 +19,31 @@ deb_has() {
 		{ echo "$(basename "$1"): /$2 is not a link to $3: $line"; return 1; }
 }
 
+# debs_key: a digest of what tools/build-debs packages (the files it
+# copies: git's tracked and untracked-but-not-ignored ones, names and
+# contents) and of the tools' versions.  The packages of a passed build
+# are kept with it in $deb_dir/key: the same key builds nothing again.
+debs_key() {
+	{
+		(cd "$top" && git ls-files -z -c -o --exclude-standard | sort -z |
+			xargs -0 sha256sum) &&
+		dpkg-query -W dpkg-dev debhelper lintian gcc
+	} | sha256sum | cut -c1-16
+}
+
 t_debs_build() {
-	local ma before
-	before=$(git -C "$top" status --porcelain --ignored -- debian)
-	"$top/tools/build-debs" "$deb_dir" || return 1
-	[ "$(git -C "$top" status --porcelain --ignored -- debian)" = "$before" ] ||
-		{ echo "the build changed files under debian/"; return 1; }
+	local ma before key
+	key=$(debs_key) || return 1
+	if [ "$(cat "$deb_dir/key" 2>/dev/null)" = "$key" ] && ls "$deb_dir"/vmsift_*.deb >/dev/null 2>&1; then
+		echo "the packages of this tree (key $key), built and lintian-checked before"
+	else
+		rm -f "$deb_dir/key"
+		before=$(git -C "$top" status --porcelain --ignored -- debian)
+		"$top/tools/build-debs" "$deb_dir" || return 1
+		[ "$(git -C "$top" status --porcelain --ignored -- debian)" = "$before" ] ||
+			{ echo "the build changed files under debian/"; return 1; }
+		echo "$key" > "$deb_dir/key"
+	fi
 	ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 	deb_has "$deb_dir"/vmsift_*.deb usr/sbin/vmsift &&
 	deb_has "$deb_dir"/vmsift_*.deb usr/share/man/man8/vmsift.8.gz &&

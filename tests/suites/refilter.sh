@@ -59,7 +59,7 @@ t_refilter_mdf() {
 	$check bitmaps "$base.vs31" "$base.mdf31" "$in" && $check pages "$in" "$base.vs31"
 }
 
-for in in "${vmcores[@]}"; do
+for in in "${vmcores_each[@]}"; do
 	name=$(basename "$in" .vmcore)
 	run_test "refilter $name: vmsift -d 1 to -d 31 equals makedumpfile -d 31" t_refilter "$in"
 	run_test "refilter $name: makedumpfile's dump re-filtered equals makedumpfile's" t_refilter_mdf "$in"
@@ -148,7 +148,7 @@ t_flat_input_cut() {
 	[[ $msg == *"without its end marker"* || $msg == *"bad record"* ]] && [ ! -e "$base.out" ]
 }
 
-for in in "${vmcores[@]}"; do
+for in in "${vmcores_each[@]}"; do
 	name=$(basename "$in" .vmcore)
 	run_test "flattened input $name: vmsift's, makedumpfile's and ELF streams read directly" t_flat_input "$in"
 	run_test "flattened input $name: a cut stream refused" t_flat_input_cut "$in"

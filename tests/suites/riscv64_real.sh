@@ -20,6 +20,10 @@ rvr_name=snapshot-riscv64-256M
 run_test "riscv64 real: carried vmcore decompresses to the sha256 tests/data/README.md names" \
 	carried_sha riscv64 "$rvr_name"
 for rvr_level in 1 2 4 8 16 31; do
+	# -d 1 and -d 31 by default; each page type alone (-d 2, 4, 8, 16:
+	# the filter's own code, every level on x86_64 and tests/gen) with
+	# VMSIFT_FULL=1
+	[ $rvr_level = 1 ] || [ $rvr_level = 31 ] || full || continue
 	run_test "riscv64 real $rvr_name -l -d $rvr_level: bitmaps equal upstream's, pages equal the input" \
 		carried_level riscv64 "$rvr_name" "$rvr_level"
 done

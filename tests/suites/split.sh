@@ -66,7 +66,7 @@ t_reassemble_bad() {
 	done
 }
 
-for in in "${vmcores[@]}"; do
+for in in "${vmcores_each[@]}"; do
 	name=$(basename "$in" .vmcore)
 	for n in 2 3 8; do
 		run_test "split $name into $n: read as a set, makedumpfile's ranges, reassembles to the direct dump" t_split "$in" "$n"
