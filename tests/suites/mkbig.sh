@@ -25,6 +25,31 @@ mkbig_counters() {
 		done
 }
 
+# vmsift's RATE lines (vmsift_rates) against what is known of the dump:
+# the scan read the struct pages of every present section (the pages the
+# generator filled with them, plus at most 1 % read twice at batch ends),
+# the codec got every page with data in the dump, and no more than the
+# file's size was written.
+mkbig_rates() {
+	$PY - "$1" "$2" "$3" <<'EOF'
+import os, re, sys
+log, counts, dump = open(sys.argv[1]).read(), open(sys.argv[2]).read(), sys.argv[3]
+def rate(name):
+    m = re.search(r'^RATE \[%s *\] : (\d+) bytes' % re.escape(name), log, re.M)
+    if not m:
+        sys.exit('no RATE line for %s' % name)
+    return int(m.group(1))
+memmap = int(re.search(r'struct page array +(\d+)', counts).group(1)) * 4096
+remaining = int(re.search(r'Remaining pages +: 0x([0-9a-f]+)', log).group(1), 16)
+scan, codec, write = rate('struct page scan'), rate('codec'), rate('write')
+print('scan %d bytes (struct pages %d), codec %d (%d pages), write %d (file %d)'
+      % (scan, memmap, codec, remaining, write, os.path.getsize(dump)))
+bad = not memmap <= scan <= memmap * 1.01 or codec != remaining * 4096 or \
+    not 0 < write <= os.path.getsize(dump)
+sys.exit(1 if bad else 0)
+EOF
+}
+
 t_mkbig() {
 	local out=$work/out/mkbig ref=$work/mkbig/ref.mdf-l-d31 got want
 	mkbig_input || return 1
@@ -47,6 +72,7 @@ t_mkbig() {
 		sort)
 	[ "$(sort <<< "$got")" = "$want" ] ||
 		{ echo "counters differ from what mkbig wrote:"; echo "$got"; echo "$want"; return 1; }
+	mkbig_rates "$out.log" "$work/mkbig/counts" "$out" || return 1
 	# every kept page; one excluded page in 64 tried (all: a minute)
 	VMCHECK_ABSENT_EVERY=64 $check pages "$mkbig_in" "$out"
 }
