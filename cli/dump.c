@@ -131,8 +131,10 @@ static void print_rates(const struct cli *c, const struct vmsift *vs)
 
 	vmsift_get_rates(vs, &r);
 	fprintf(f, "RATE [struct page scan] : %" PRIu64 " bytes, %f s, "
-		"%.3f GB/s\n", r.struct_page_bytes, r.scan_seconds,
-		gbps(r.struct_page_bytes, r.scan_seconds));
+		"%.3f GB/s, CPU %f s, %.3f GB/s\n", r.struct_page_bytes,
+		r.scan_seconds, gbps(r.struct_page_bytes, r.scan_seconds),
+		r.scan_cpu_seconds, gbps(r.struct_page_bytes,
+					 r.scan_cpu_seconds));
 	fprintf(f, "RATE [read, zero test ] : %" PRIu64 " bytes, %f s, "
 		"%.3f GB/s\n", r.zero_test_bytes, r.zero_test_seconds,
 		gbps(r.zero_test_bytes, r.zero_test_seconds));

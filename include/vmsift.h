@@ -310,6 +310,7 @@ struct vmsift_rates {
 	size_t struct_size;          /* sizeof(struct vmsift_rates) */
 	uint64_t struct_page_bytes;  /* struct pages the scan read */
 	double scan_seconds;         /* the selection phase, wall */
+	double scan_cpu_seconds;     /* its CPU time, every thread */
 	uint64_t zero_test_bytes;    /* pages read and tested for zeros */
 	double zero_test_seconds;    /* reading them and testing, CPU, summed
 					over workers */

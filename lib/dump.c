@@ -116,6 +116,7 @@ static void fill_rates(struct vmsift_rates *r, const struct vs_dump *d)
 	r->struct_size = sizeof(*r);
 	r->struct_page_bytes = d->counts.struct_bytes;
 	r->scan_seconds = d->select_seconds;
+	r->scan_cpu_seconds = d->select_cpu;
 	r->zero_test_bytes = d->rates.zero_bytes;
 	r->zero_test_seconds = d->rates.zero_seconds;
 	r->codec_in_bytes = d->rates.codec_in;

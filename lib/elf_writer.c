@@ -277,12 +277,13 @@ static void count_dumped(struct elf_writer *w)
 static int elf_write(struct vs_dump *d, struct vs_error *err)
 {
 	struct elf_writer w = { .d = d };
-	double t = vs_now();
+	double t = vs_now(), cpu = vs_process_cpu();
 	int ret = -1;
 
 	if (run_select(&w, err) < 0 || plan_pieces(&w, err) < 0)
 		goto out;
 	d->select_seconds = vs_now() - t;
+	d->select_cpu = vs_process_cpu() - cpu;
 	t = vs_now();
 	count_dumped(&w);
 	if (write_ehdr(&w, ELF_INCOMPLETE, err) < 0 ||

@@ -871,18 +871,20 @@ static int write_eraseinfo(struct kd_writer *w, struct vs_error *err)
 
 static int write_all(struct kd_writer *w, struct vs_error *err)
 {
-	double t;
+	double t, cpu;
 
 	plan_layout(w);
 	fill_header(w);
 	if (write_headers(w, err) < 0)
 		return -1;
 	t = vs_now();
+	cpu = vs_process_cpu();
 	if (run_select(w, err) < 0)
 		return -1;
 	if (w->vm && exclude_vmemmap(w, err) < 0)
 		return -1;
 	w->d->select_seconds = vs_now() - t;
+	w->d->select_cpu = vs_process_cpu() - cpu;
 	if (w->nouts > 1)
 		plan_split(w);
 	else

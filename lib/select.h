@@ -77,6 +77,8 @@ struct vs_dump {
 	atomic_int *cancel;                   /* vmsift_cancel() was called */
 	struct vs_erase *erase;               /* --config; NULL: none */
 	double select_seconds, copy_seconds;  /* time of each phase */
+	double select_cpu;                    /* CPU of the selection, all
+						 threads */
 	struct vs_work_rates rates;           /* the workers', summed */
 };
 

@@ -37,5 +37,7 @@ double vs_now(void);
 /* CPU seconds of the calling thread (a system call: per chunk, not per
  * page). */
 double vs_thread_cpu(void);
+/* CPU seconds of the whole process, every thread. */
+double vs_process_cpu(void);
 
 #endif
