@@ -100,6 +100,10 @@ vmsift-static $(CROSS_ARCHS:%=vmsift-static.%):
 bench/ceiling: bench/ceiling.c lib/libvmsift.a $(STAMP)
 	$(CC) $(CFLAGS) -o $@ bench/ceiling.c lib/libvmsift.a $(LDFLAGS) $(LDLIBS)
 
+# The generator of bench/mkscale's series and of tests/suites/mkbig.sh
+tests/gen/mkbig: tests/gen/mkbig.c $(STAMP)
+	$(CC) $(CFLAGS) -o $@ tests/gen/mkbig.c
+
 static: vmsift-static
 
 # tests/run builds with WERROR=1 itself; the flags stamp makes that a
@@ -132,7 +136,7 @@ e2e-kdump-tools:
 clean:
 	rm -f lib/*.o cli/*.o lib/libvmsift.a lib/libvmsift.so lib/libvmsift.so.0 \
 		vmsift vmsift-static $(CROSS_ARCHS:%=vmsift-static.%) \
-		bench/ceiling
+		bench/ceiling tests/gen/mkbig
 	rm -rf build
 
 # make install [DESTDIR=...] [PREFIX=/usr]: the command in sbin (where

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -114,6 +115,38 @@ static void show_progress(void *arg, uint64_t done, uint64_t total)
 static FILE *report_stream(const struct cli *c)
 {
 	return c->opts.flattened ? stderr : stdout;
+}
+
+static double gbps(uint64_t bytes, double s)
+{
+	return s > 0 ? (double)bytes / s / 1e9 : 0;
+}
+
+/* vmsift's own lines (makedumpfile has none): each phase's bytes,
+ * seconds and rate, for bench/run --scale (issue #17). */
+static void print_rates(const struct cli *c, const struct vmsift *vs)
+{
+	struct vmsift_rates r = { .struct_size = sizeof(r) };
+	FILE *f = report_stream(c);
+
+	vmsift_get_rates(vs, &r);
+	fprintf(f, "RATE [struct page scan] : %" PRIu64 " bytes, %f s, "
+		"%.3f GB/s, CPU %f s, %.3f GB/s\n", r.struct_page_bytes,
+		r.scan_seconds, gbps(r.struct_page_bytes, r.scan_seconds),
+		r.scan_cpu_seconds, gbps(r.struct_page_bytes,
+					 r.scan_cpu_seconds));
+	fprintf(f, "RATE [read, zero test ] : %" PRIu64 " bytes, %f s, "
+		"%.3f GB/s\n", r.zero_test_bytes, r.zero_test_seconds,
+		gbps(r.zero_test_bytes, r.zero_test_seconds));
+	fprintf(f, "RATE [codec           ] : %" PRIu64 " bytes in, %" PRIu64
+		" out, %f s, %.3f GB/s\n", r.codec_in_bytes, r.codec_out_bytes,
+		r.codec_seconds, gbps(r.codec_in_bytes, r.codec_seconds));
+	fprintf(f, "RATE [copy jobs, CPU  ] : %f s\n", r.worker_cpu_seconds);
+	fprintf(f, "RATE [write           ] : %" PRIu64 " bytes, %f s, "
+		"%.3f GB/s\n", r.write_bytes, r.write_seconds,
+		gbps(r.write_bytes, r.write_seconds));
+	fprintf(f, "RATE [peak RSS        ] : %" PRIu64 " KiB\n",
+		r.peak_rss_kib);
 }
 
 static void print_report(const struct cli *c, const struct vmsift_stats *st)
@@ -239,8 +272,10 @@ static int run(struct vmsift *vs, struct cli *c, int fd, const char *name,
 		fprintf(report_stream(c), "STEP [Excluding unnecessary pages] : "
 			"%f seconds\nSTEP [Copying data               ] : "
 			"%f seconds\n", st->select_seconds, st->copy_seconds);
-	if (c->message_level & ML_REPORT)
+	if (c->message_level & ML_REPORT) {
+		print_rates(c, vs);
 		print_report(c, st);
+	}
 	/* Doubts are worth a line even without the report: the pages they
 	 * name were kept because the kernel's metadata was damaged. */
 	if (*vmsift_doubts(vs) && (c->message_level & (ML_COMMON | ML_REPORT)))

@@ -298,6 +298,39 @@ VMSIFT_API const char *vmsift_doubts(const struct vmsift *vs);
 VMSIFT_API void vmsift_get_stats(const struct vmsift *vs,
 				 struct vmsift_stats *st);
 
+/* Where the last vmsift_dump()'s time went, per phase (issue #17): bytes
+ * and seconds of each, so that rates can be computed and compared.
+ * "CPU, summed over workers": the CPU time of every worker thread added
+ * up (with N threads it may exceed the dump's wall time), read once per
+ * job of 1 MiB of pages and shared between the codec and the rest of the
+ * job as the wall time inside the codec (two clock reads around each
+ * page's compression) was.  Kdump-compressed output fills every field;
+ * ELF output (-E) all but the codec's. */
+struct vmsift_rates {
+	size_t struct_size;          /* sizeof(struct vmsift_rates) */
+	uint64_t struct_page_bytes;  /* struct pages the scan read */
+	double scan_seconds;         /* the selection phase, wall */
+	double scan_cpu_seconds;     /* its CPU time, every thread */
+	uint64_t zero_test_bytes;    /* pages read and tested for zeros */
+	double zero_test_seconds;    /* reading them and testing, CPU, summed
+					over workers */
+	uint64_t codec_in_bytes;     /* pages given to the codec */
+	uint64_t codec_out_bytes;    /* what it made of them (a page the codec
+					cannot shrink is stored raw) */
+	double codec_seconds;        /* inside the codec, CPU, summed over
+					workers */
+	double worker_cpu_seconds;   /* CPU of the copy jobs (with -E of the
+					zero tests), summed over workers */
+	uint64_t write_bytes;        /* bytes handed to the output(s) */
+	double write_seconds;        /* in write(2)/the stream, wall */
+	uint64_t peak_rss_kib;       /* the process's peak RSS so far */
+};
+
+/* Fill *R (set R->struct_size first: what the caller's header knows is
+ * filled, nothing past it) with the phases of the last vmsift_dump(). */
+VMSIFT_API void vmsift_get_rates(const struct vmsift *vs,
+				 struct vmsift_rates *r);
+
 /* Rebuild a seekable dump from a flattened stream (makedumpfile -R). */
 VMSIFT_API int vmsift_rebuild_flattened(struct vmsift *vs, int in_fd,
 					const char *in_name, int out_fd,

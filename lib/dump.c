@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "erase_setup.h"
 #include "estimate.h"
@@ -107,6 +108,29 @@ static int check_options(const struct vmsift *vs,
 	return check_encryption(o, err);
 }
 
+static void fill_rates(struct vmsift_rates *r, const struct vs_dump *d)
+{
+	struct rusage ru;
+
+	memset(r, 0, sizeof(*r));
+	r->struct_size = sizeof(*r);
+	r->struct_page_bytes = d->counts.struct_bytes;
+	r->scan_seconds = d->select_seconds;
+	r->scan_cpu_seconds = d->select_cpu;
+	r->zero_test_bytes = d->rates.zero_bytes;
+	r->zero_test_seconds = d->rates.zero_seconds;
+	r->codec_in_bytes = d->rates.codec_in;
+	r->codec_out_bytes = d->rates.codec_out;
+	r->codec_seconds = d->rates.codec_seconds;
+	r->worker_cpu_seconds = d->rates.cpu_seconds;
+	for (unsigned i = 0; d->sinks && i < d->nsinks; i++) {
+		r->write_bytes += d->sinks[i].written;
+		r->write_seconds += d->sinks[i].write_seconds;
+	}
+	if (getrusage(RUSAGE_SELF, &ru) == 0)
+		r->peak_rss_kib = (uint64_t)ru.ru_maxrss;
+}
+
 static void fill_stats(struct vmsift *vs, const struct vs_dump *d)
 {
 	struct vmsift_stats *st = &vs->stats;
@@ -133,6 +157,7 @@ static void fill_stats(struct vmsift *vs, const struct vs_dump *d)
 	st->select_seconds = d->select_seconds;
 	st->copy_seconds = d->copy_seconds;
 	st->cancelled = d->cancel && atomic_load(d->cancel);
+	fill_rates(&vs->rates, d);
 }
 
 /* What filtering found doubtful, for vmsift_doubts(): the set-up's lines
@@ -250,8 +275,10 @@ static int run_dump(struct vmsift *vs, struct vs_dump *d, const int *fds,
 		close_sinks(d, &later);
 	}
 	for (unsigned i = 0; d->workers && i < d->nworkers; i++)
-		if (d->workers[i])
+		if (d->workers[i]) {
 			vs_counts_add(&d->counts, &d->workers[i]->counts);
+			vs_work_rates_add(&d->rates, &d->workers[i]->rates);
+		}
 	keep_doubts(vs, filter, &d->counts);
 	free_workers(d);
 	vs_filter_free(filter);
@@ -266,6 +293,7 @@ static void forget_last_dump(struct vmsift *vs)
 {
 	vs_err_clear(&vs->err);
 	memset(&vs->stats, 0, sizeof(vs->stats));
+	memset(&vs->rates, 0, sizeof(vs->rates));
 	free(vs->doubts);
 	vs->doubts = NULL;
 }

@@ -41,6 +41,7 @@ void vs_counts_add(struct vs_counts *sum, const struct vs_counts *c)
 	sum->hwpoison += c->hwpoison;
 	sum->offline += c->offline;
 	sum->doubtful += c->doubtful;
+	sum->struct_bytes += c->struct_bytes;
 	vs_doubt_merge(&sum->doubts, &c->doubts);
 }
 
@@ -394,6 +395,7 @@ static void scan_batch(struct scan *s, const struct vs_memmap_range *g,
 		doubt_run(s, g, p, n);
 		return;
 	}
+	s->cnt->struct_bytes += got * sps;
 	for (uint64_t i = 0; i < n; i++) {
 		const uint8_t *pg = pages + i * sps;
 		enum reason why;

@@ -41,6 +41,7 @@ struct vs_counts {
 	uint64_t hwpoison;
 	uint64_t offline;
 	uint64_t doubtful;           /* kept: metadata unreadable or absurd */
+	uint64_t struct_bytes;       /* struct pages read by the scan */
 	struct vs_doubt_log doubts;  /* what was doubtful, by pfn */
 };
 

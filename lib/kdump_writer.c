@@ -504,6 +504,8 @@ static int load_bits(struct kd_writer *w, uint64_t start, uint64_t nth,
 	return 0;
 }
 
+/* Compress the page, timed (vmsift_rates' codec phase): two clock
+ * reads (vDSO) against the microseconds a page's compression takes. */
 static void store_page(const struct vs_dump *d, struct vs_worker *wk,
 		       const uint8_t *page, struct copy_slot *s,
 		       struct page_rec *rec)
@@ -514,8 +516,14 @@ static void store_page(const struct vs_dump *d, struct vs_worker *wk,
 
 	rec->zero = 0;
 	rec->flags = 0;
-	if (d->codec)
+	if (d->codec) {
+		double t = vs_now();
+
 		n = d->codec->compress(wk->codec_ctx, page, ps, dst, 2 * ps);
+		wk->rates.codec_wall += vs_now() - t;
+		wk->rates.codec_in += ps;
+		wk->rates.codec_out += n ? n : ps;
+	}
 	if (n) {
 		rec->flags = d->codec->flag;
 	} else {
@@ -543,6 +551,10 @@ static unsigned part_of(const struct kd_writer *w, uint64_t pfn)
 	return lo;
 }
 
+static int copy_pages(const struct vs_dump *d, struct vs_worker *wk,
+		      struct kd_writer *w, struct copy_slot *s, uint64_t start,
+		      uint64_t n, int zero_level, struct vs_error *err);
+
 /* The hot loop: every dumpable page passes here once. */
 static int copy_work(void *worker, uint64_t index, void *slot,
 		     struct vs_error *err)
@@ -554,11 +566,25 @@ static int copy_work(void *worker, uint64_t index, void *slot,
 	uint64_t nth, start = copy_start(w, index, &nth);
 	uint64_t n = chunk_pfns(w, start, w->copy_pfns);
 	int zero_level = d->level & VMSIFT_DL_ZERO;
+	double t0 = vs_now(), c0 = wk->rates.codec_wall;
+	double cpu0 = vs_thread_cpu();
+	int ret;
 
 	s->npages = 0;
 	s->data_len = 0;
 	if (n && load_bits(w, start, nth, n, s->bits, err) < 0)
 		return -1;
+	ret = copy_pages(d, wk, w, s, start, n, zero_level, err);
+	/* outside the codec: reading the pages and the zero test */
+	vs_work_rates_job(&wk->rates, vs_now() - t0, vs_thread_cpu() - cpu0,
+			  wk->rates.codec_wall - c0);
+	return ret;
+}
+
+static int copy_pages(const struct vs_dump *d, struct vs_worker *wk,
+		      struct kd_writer *w, struct copy_slot *s, uint64_t start,
+		      uint64_t n, int zero_level, struct vs_error *err)
+{
 	for (uint64_t i = 0; i < n; i++) {
 		struct page_rec *rec = &s->recs[s->npages];
 		const uint8_t *page;
@@ -574,6 +600,7 @@ static int copy_work(void *worker, uint64_t index, void *slot,
 		if (d->erase)
 			page = vs_erase_page(d->erase, part_of(w, start + i),
 					     start + i, page, wk->erase_page);
+		wk->rates.zero_bytes += zero_level ? d->in->page_size : 0;
 		if (zero_level && vs_is_zero(page, d->in->page_size)) {
 			rec->zero = 1;
 			rec->size = (uint32_t)d->in->page_size;
@@ -852,18 +879,20 @@ static int write_eraseinfo(struct kd_writer *w, struct vs_error *err)
 
 static int write_all(struct kd_writer *w, struct vs_error *err)
 {
-	double t;
+	double t, cpu;
 
 	plan_layout(w);
 	fill_header(w);
 	if (write_headers(w, err) < 0)
 		return -1;
 	t = vs_now();
+	cpu = vs_process_cpu();
 	if (run_select(w, err) < 0)
 		return -1;
 	if (w->vm && exclude_vmemmap(w, err) < 0)
 		return -1;
 	w->d->select_seconds = vs_now() - t;
+	w->d->select_cpu = vs_process_cpu() - cpu;
 	if (w->nouts > 1)
 		plan_split(w);
 	else

@@ -12,6 +12,30 @@
 #include "select.h"
 #include "util.h"
 
+void vs_work_rates_add(struct vs_work_rates *sum,
+		       const struct vs_work_rates *r)
+{
+	sum->zero_bytes += r->zero_bytes;
+	sum->codec_in += r->codec_in;
+	sum->codec_out += r->codec_out;
+	sum->zero_seconds += r->zero_seconds;
+	sum->codec_seconds += r->codec_seconds;
+	sum->cpu_seconds += r->cpu_seconds;
+	sum->codec_wall += r->codec_wall;
+}
+
+void vs_work_rates_job(struct vs_work_rates *r, double wall, double cpu,
+		       double codec_wall)
+{
+	double codec = wall > 0 ? cpu * codec_wall / wall : 0;
+
+	if (codec > cpu)
+		codec = cpu;
+	r->codec_seconds += codec;
+	r->zero_seconds += cpu - codec;
+	r->cpu_seconds += cpu;
+}
+
 int vs_check_cancel(const struct vs_dump *d, struct vs_error *err)
 {
 	if (d->cancel && atomic_load(d->cancel))

@@ -32,6 +32,24 @@
 struct vs_worker;
 struct vs_estimate;
 
+/* A worker's share of vmsift_rates (vmsift.h), summed after the dump. */
+struct vs_work_rates {
+	uint64_t zero_bytes, codec_in, codec_out;
+	double zero_seconds, codec_seconds, cpu_seconds;  /* CPU time */
+	double codec_wall;           /* wall time inside the codec */
+};
+
+/* Account a job of WALL seconds, CPU seconds of its thread, CODEC_WALL
+ * of them inside the codec: the CPU time is shared between the codec
+ * and the rest (reading, the zero test) as the wall time was, so that a
+ * thread preempted on a busy machine is not counted as working. */
+void vs_work_rates_job(struct vs_work_rates *r, double wall, double cpu,
+		       double codec_wall);
+
+/* SUM += R */
+void vs_work_rates_add(struct vs_work_rates *sum,
+		       const struct vs_work_rates *r);
+
 struct vs_dump {
 	const struct vs_input *in;
 	const struct vmsift_options *opts;
@@ -59,6 +77,9 @@ struct vs_dump {
 	atomic_int *cancel;                   /* vmsift_cancel() was called */
 	struct vs_erase *erase;               /* --config; NULL: none */
 	double select_seconds, copy_seconds;  /* time of each phase */
+	double select_cpu;                    /* CPU of the selection, all
+						 threads */
+	struct vs_work_rates rates;           /* the workers', summed */
 };
 
 struct vs_worker {
@@ -68,6 +89,7 @@ struct vs_worker {
 	void *writer;                         /* the format writer's state */
 	struct vs_counts counts;              /* summed by the orchestration */
 	uint8_t *erase_page;                  /* a page, when d->erase */
+	struct vs_work_rates rates;           /* this worker's phases */
 };
 
 /* Fails with "interrupted" once vmsift_cancel() was called: the writers

@@ -7,6 +7,7 @@
  */
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "session.h"
@@ -195,6 +196,18 @@ void vmsift_cancel(struct vmsift *vs)
 void vmsift_get_stats(const struct vmsift *vs, struct vmsift_stats *st)
 {
 	*st = vs->stats;
+}
+
+void vmsift_get_rates(const struct vmsift *vs, struct vmsift_rates *r)
+{
+	size_t n = r->struct_size < sizeof(*r) ? r->struct_size : sizeof(*r);
+	size_t want = r->struct_size;
+
+	if (n > sizeof(r->struct_size))
+		memcpy((char *)r + sizeof(r->struct_size),
+		       (const char *)&vs->rates + sizeof(r->struct_size),
+		       n - sizeof(r->struct_size));
+	r->struct_size = want;
 }
 
 const char *vmsift_doubts(const struct vmsift *vs)

@@ -21,6 +21,7 @@ struct vmsift {
 	struct vs_input in;
 	int opened;
 	struct vmsift_stats stats;
+	struct vmsift_rates rates;   /* the last dump's phases */
 	char *doubts;                /* what filtering found doubtful */
 	atomic_int cancel;           /* set by vmsift_cancel() */
 	struct vs_age_ids ids;       /* vmsift_set_identity(): for age inputs */

@@ -26,6 +26,8 @@ struct vs_sink {
 	int dry_run;                 /* count, write nothing */
 	uint64_t limit;              /* -L: the file (or stream) size at most */
 	uint64_t bytes;              /* the output's size so far */
+	uint64_t written;            /* bytes handed to write(2) or the stream */
+	double write_seconds;        /* time spent there */
 	int out_of_space;            /* a write failed: disk full or -L */
 	struct vs_age_writer *age;   /* the stream goes out encrypted (age.h) */
 };

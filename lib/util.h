@@ -34,5 +34,10 @@ int vs_is_zero(const void *buf, size_t len);
 
 /* A monotonic clock, in seconds, for the phase timings. */
 double vs_now(void);
+/* CPU seconds of the calling thread (a system call: per chunk, not per
+ * page). */
+double vs_thread_cpu(void);
+/* CPU seconds of the whole process, every thread. */
+double vs_process_cpu(void);
 
 #endif
