@@ -213,7 +213,7 @@ dbgnew_one() {
 	if dbgnew_crash_source; then
 		run_test "dbgnew $dn_ver: crash opens the -e dump and the erased dumps" t_dbgnew_crash
 	else
-		log "# skipped: crash on the $dn_ver dumps: $(crash --version | head -n1) does not open the raw kdump itself ($dbgnew_cache/dbgnew-ref/$dn_ver/crash-*.log)"
+		log "# skipped: crash on the $dn_ver dumps: $(crash --version 2>/dev/null | grep -m1 .) does not open the raw kdump itself ($dbgnew_cache/dbgnew-ref/$dn_ver/crash-*.log)"
 	fi
 }
 
