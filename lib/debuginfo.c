@@ -102,6 +102,19 @@ static const char *const extra_offsets[] = {
 	"pglist_data.node_id",
 };
 
+/* -x only: the page types of 6.12+ (the top byte of page_type, enum
+ * pagetype), which the kernel's note gives as NUMBER(PAGE_*_MAPCOUNT_VALUE)
+ * = PGTY_x << 24 and its DWARF as the enumerators.  Without them a slab
+ * page of 6.12 looks like an anonymous one (-d 8) and a free page like
+ * any other (-d 16). */
+static const char *const page_types[][2] = {
+	{ "PAGE_BUDDY_MAPCOUNT_VALUE", "PGTY_buddy" },
+	{ "PAGE_OFFLINE_MAPCOUNT_VALUE", "PGTY_offline" },
+	{ "PAGE_HUGETLB_MAPCOUNT_VALUE", "PGTY_hugetlb" },
+	{ "PAGE_SLAB_MAPCOUNT_VALUE", "PGTY_slab" },
+	{ "PAGE_UNACCEPTED_MAPCOUNT_VALUE", "PGTY_unaccepted" },
+};
+
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 struct gen {
@@ -319,6 +332,20 @@ static int release_of(struct gen *g, char *rel, struct vs_error *err)
 	return 0;
 }
 
+/* NUMBER(PAGE_*_MAPCOUNT_VALUE) from enum pagetype, where -g wrote none. */
+static void put_page_types(struct gen *g)
+{
+	for (size_t i = 0; i < N(page_types); i++) {
+		int64_t v;
+
+		if (enumerator(g, page_types[i][0], &v) ||
+		    !enumerator(g, page_types[i][1], &v) || v < 0 || v > 0xff)
+			continue;
+		fprintf(g->f, "NUMBER(%s)=%d\n", page_types[i][0],
+			(int)(int32_t)((uint32_t)v << 24));
+	}
+}
+
 static void put_extras(struct gen *g)
 {
 	uint64_t v;
@@ -329,6 +356,7 @@ static void put_extras(struct gen *g)
 	for (size_t i = 0; i < N(extra_sizes); i++)
 		put_size(g, extra_sizes[i]);
 	put_offsets(g, extra_offsets, N(extra_offsets));
+	put_page_types(g);
 }
 
 static int generate(struct gen *g, uint64_t page_size, int extras,

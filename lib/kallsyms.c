@@ -260,6 +260,23 @@ static void put_address(struct vs_kallsyms *ks, const struct vs_ks_layout *l,
 					      : vs_load64(&l->m, p);
 }
 
+/* Kernels without kallsyms_relative_base (Debian's 7.3; upstream
+ * makedumpfile's "place relative" case): each offset is relative to its
+ * own slot in kallsyms_offsets. */
+static int load_place_relative(struct vs_kallsyms *ks,
+			       const struct vs_ks_layout *l,
+			       vs_ks_read_fn *read, void *arg,
+			       struct vs_error *err)
+{
+	if (read_array(l->offsets, ks->n, 4, read, arg, put_offset, ks, l,
+		       err) < 0)
+		return vs_err_ctx(err, "kallsyms_offsets");
+	for (size_t i = 0; i < ks->n; i++)
+		ks->syms[i].addr = l->offsets + 4 * (uint64_t)i +
+			(uint64_t)(int64_t)(int32_t)(uint32_t)ks->syms[i].addr;
+	return 0;
+}
+
 static int load_addresses(struct vs_kallsyms *ks, const struct vs_ks_layout *l,
 			  vs_ks_read_fn *read, void *arg, struct vs_error *err)
 {
@@ -273,6 +290,8 @@ static int load_addresses(struct vs_kallsyms *ks, const struct vs_ks_layout *l,
 		return read_array(l->addresses, ks->n, l->m.ptr_size, read, arg,
 				  put_address, ks, l, err) < 0 ?
 			vs_err_ctx(err, "kallsyms_addresses") : 0;
+	if (!l->relative_base)
+		return load_place_relative(ks, l, read, arg, err);
 	if (read(arg, l->relative_base, b, l->m.ptr_size, err) < 0)
 		return vs_err_ctx(err, "kallsyms_relative_base at 0x%llx",
 				  (unsigned long long)l->relative_base);
@@ -323,10 +342,9 @@ static int check_layout(const struct vs_ks_layout *l, struct vs_error *err)
 				 "SYMBOL(kallsyms_%s) (exported since Linux 6.0)",
 				 !l->names ? "names" : !l->num_syms ? "num_syms" :
 				 !l->token_table ? "token_table" : "token_index");
-	if (!(l->offsets && l->relative_base) && !l->addresses)
+	if (!l->offsets && !l->addresses)
 		return vs_err_st(err, VMSIFT_E_UNSUPPORTED, "VMCOREINFO lacks "
 				 "SYMBOL(kallsyms_offsets) and "
-				 "SYMBOL(kallsyms_relative_base), or "
 				 "SYMBOL(kallsyms_addresses)");
 	if (l->m.ptr_size != 4 && l->m.ptr_size != 8)
 		return vs_err(err, "kallsyms: pointer size %u", l->m.ptr_size);

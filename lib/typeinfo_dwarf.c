@@ -259,19 +259,41 @@ static const char *die_name(Dwarf_Die *die)
 	return dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
 }
 
+/* Whether the enumeration's underlying type is unsigned: libdw reads a
+ * DW_FORM_data1 value sign-extended, and 6.12's enum pagetype
+ * (PGTY_buddy = 0xf0, unsigned int) is written so. */
+static int enum_unsigned(Dwarf_Die *en)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die t;
+	Dwarf_Word enc;
+
+	if (!dwarf_formref_die(dwarf_attr_integrate(en, DW_AT_type, &a), &t) ||
+	    dwarf_formudata(dwarf_attr_integrate(&t, DW_AT_encoding, &a), &enc))
+		return 0;
+	return enc == DW_ATE_unsigned || enc == DW_ATE_unsigned_char ||
+	       enc == DW_ATE_boolean;
+}
+
 static int index_enumerators(struct dw_ctx *c, Dwarf_Die *en)
 {
 	Dwarf_Die ch;
+	const int uns = enum_unsigned(en);
 
 	if (dwarf_child(en, &ch) != 0)
 		return 0;
 	do {
-		Dwarf_Attribute a;
+		Dwarf_Attribute a, *v;
 		Dwarf_Sword sv;
+		Dwarf_Word uv;
 		const char *name = dwarf_diename(&ch);
 
-		if (dwarf_tag(&ch) != DW_TAG_enumerator || !name ||
-		    dwarf_formsdata(dwarf_attr(&ch, DW_AT_const_value, &a), &sv))
+		if (dwarf_tag(&ch) != DW_TAG_enumerator || !name)
+			continue;
+		v = dwarf_attr(&ch, DW_AT_const_value, &a);
+		if (uns && dwarf_formudata(v, &uv) == 0)
+			sv = (Dwarf_Sword)uv;
+		else if (dwarf_formsdata(v, &sv))
 			continue;
 		if (ix_add(&c->ix, name, NS_ENUMR, (uint64_t)sv, 1) < 0)
 			return -1;

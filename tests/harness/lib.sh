@@ -89,6 +89,40 @@ set_flavour() {
 	esac
 }
 
+# set_ksuite SUITE: take the x86_64 kernel (and its -dbg package) from
+# another Debian suite than bookworm (--kernel-suite): trixie (6.12),
+# trixie-backports (7.x), sid.  Its package lists live under
+# $VMSIFT_CACHE/apt-SUITE-amd64 (KAPT_OPTS), the host's apt sources and
+# packages are left as they are; busybox, kexec-tools and the reference
+# makedumpfile stay bookworm's.
+KSUITE=''
+set_ksuite() {
+	[ -n "$1" ] && [ "$1" != bookworm ] || return 0
+	[ "$ARCH" = x86_64 ] || die "--kernel-suite applies to x86_64 only, not $ARCH"
+	case $1 in
+	trixie|trixie-backports|sid) KSUITE=$1 ;;
+	*) die "--kernel-suite must be bookworm, trixie, trixie-backports or sid, not '$1'" ;;
+	esac
+	private_apt "$1" amd64 "apt-$1-amd64"
+	# 6.12 and 7.x under a busy TCG often find the 8254 timer "not
+	# connected" and panic ("IO-APIC + timer doesn't work"), the first
+	# kernel and the capture kernel alike: skip that check.
+	FLAVOUR_APPEND="$FLAVOUR_APPEND no_timer_check"
+	CAPTURE_EXTRA="$CAPTURE_EXTRA no_timer_check"
+}
+
+# apt_lists: the private package lists of KAPT_OPTS, fetched once.
+apt_lists() {
+	[ -n "$KAPT_OPTS" ] || return 0
+	local d
+	d=$(sed -n 's/.*Dir::State::Lists=\([^ ]*\).*/\1/p' <<< "$KAPT_OPTS" | head -n1)
+	ls "$d"/*_Packages* >/dev/null 2>&1 && return 0
+	log "apt-get update of the private source list ($d)"
+	# shellcheck disable=SC2086
+	timeout "$APT_TIMEOUT" apt-get $KAPT_OPTS update -q >&2 ||
+		die "step 'apt lists': apt-get update of $d failed (no network to the apt registry?)"
+}
+
 # machine_args PAGING: QEMU's machine and CPU arguments for the guest.
 # arm64: -cpu max without LPA2 (Debian's 6.1 kernel has 48-bit VA, 4K pages);
 # pauth-impdef=on only makes TCG faster.  ARM64_LPA2=on (--lpa2) gives the
@@ -241,7 +275,7 @@ kernel_version() {
 # sets KDIR (extracted root), VMLINUZ and MODDIR.  (Debian's arm64 vmlinuz
 # is a plain Image, which both QEMU and kexec -p take.)
 fetch_kernel() {
-	local ver=$1 deb
+	local ver=$1 deb p
 	KDIR=$VMSIFT_CACHE/kernel-$ver
 	VMLINUZ=$KDIR/boot/vmlinuz-$ver
 	MODDIR=$KDIR/lib/modules/$ver
@@ -251,40 +285,64 @@ fetch_kernel() {
 	[ "$ARCH" != riscv64 ] && [ "$ARCH" != ppc64le ] || VMLINUZ=$KDIR/boot/vmlinux-$ver
 	[ -f "$KDIR/.complete" ] && return 0
 	mkdir -p "$VMSIFT_CACHE/debs"
-	deb=$(ls "$VMSIFT_CACHE"/debs/linux-image-"$ver"_*.deb 2>/dev/null | head -n1 || true)
-	if [ -z "$deb" ]; then
-		log "downloading linux-image-$ver (about 70 MB)"
-		# shellcheck disable=SC2086
-		(cd "$VMSIFT_CACHE/debs" && timeout "$APT_TIMEOUT" apt-get $KAPT_OPTS download -q "linux-image-$ver:$DEBARCH" >&2) ||
-			die "step 'kernel download': apt-get download linux-image-$ver failed (no network to the apt registry?)"
-		deb=$(ls "$VMSIFT_CACHE"/debs/linux-image-"$ver"_*.deb | head -n1)
+	deb=$(kernel_deb "linux-image-$ver")
+	# From 7.x Debian's linux-image-VER is an empty package depending on
+	# linux-binary-VER (the kernel) and linux-modules-VER.
+	if ! dpkg-deb -c "$deb" | grep '/boot/vmlinu' >/dev/null; then
+		deb="$deb $(kernel_deb "linux-binary-$ver") $(kernel_deb "linux-modules-$ver")"
 	fi
-	log "extracting $(basename "$deb")"
 	rm -rf "$KDIR"
 	mkdir -p "$KDIR"
-	dpkg -x "$deb" "$KDIR"
+	for p in $deb; do
+		log "extracting $(basename "$p")"
+		dpkg -x "$p" "$KDIR"
+	done
+	# 7.x: linux-binary-VER has it as usr/lib/modules/VER/vmlinuz.
+	[ -f "$VMLINUZ" ] || [ ! -f "$KDIR/usr/lib/modules/$ver/vmlinuz" ] ||
+		{ mkdir -p "$KDIR/boot" && ln -s "../usr/lib/modules/$ver/vmlinuz" "$VMLINUZ"; }
 	# trixie's packages are merged-/usr: modules under usr/lib/modules.
 	[ -d "$KDIR/lib" ] || [ ! -d "$KDIR/usr/lib/modules" ] || ln -s usr/lib "$KDIR/lib"
 	depmod -b "$KDIR" "$ver"
 	touch "$KDIR/.complete"
 }
 
-# fetch_dbg_vmlinux VER: the -dbg package's vmlinux (858 MB download, once).
+# kernel_deb PACKAGE: the cached .deb of PACKAGE (an exact kernel
+# package name, from KAPT_OPTS's suite when set), downloaded once.
+kernel_deb() {
+	local deb
+	deb=$(ls "$VMSIFT_CACHE"/debs/"$1"_*.deb 2>/dev/null | head -n1 || true)
+	if [ -z "$deb" ]; then
+		apt_lists
+		log "downloading $1"
+		# shellcheck disable=SC2086
+		(cd "$VMSIFT_CACHE/debs" && timeout 1800 apt-get $KAPT_OPTS download -q "$1:$DEBARCH" >&2) ||
+			die "step 'kernel download': apt-get download $1 failed (no network to the apt registry?)"
+		deb=$(ls "$VMSIFT_CACHE"/debs/"$1"_*.deb | head -n1)
+	fi
+	echo "$deb"
+}
+
+# fetch_dbg_vmlinux VER: the -dbg package's vmlinux (858 MB download for
+# 6.1, 1.0 GB for 6.12, 1.2 GB for 7.3; once).  A kernel of another suite
+# needs set_arch x86_64 and set_ksuite SUITE first.
 fetch_dbg_vmlinux() {
-	local ver=$1 deb dir=$VMSIFT_CACHE/dbg-$1
+	local ver=$1 deb dir=$VMSIFT_CACHE/dbg-$1 path
 	DBG_VMLINUX=$dir/vmlinux-$ver
 	[ -f "$DBG_VMLINUX" ] && return 0
 	mkdir -p "$VMSIFT_CACHE/debs" "$dir"
-	deb=$(ls "$VMSIFT_CACHE"/debs/linux-image-"$ver"-dbg_*.deb 2>/dev/null | head -n1 || true)
-	if [ -z "$deb" ]; then
-		log "downloading linux-image-$ver-dbg (about 860 MB)"
-		(cd "$VMSIFT_CACHE/debs" && timeout 1800 apt-get download -q "linux-image-$ver-dbg" >&2) ||
-			die "step 'debug kernel download': apt-get download linux-image-$ver-dbg failed"
-		deb=$(ls "$VMSIFT_CACHE"/debs/linux-image-"$ver"-dbg_*.deb | head -n1)
-	fi
+	deb=$(kernel_deb "linux-image-$ver-dbg")
+	# 7.x has it as usr/lib/debug/lib/modules/VER/vmlinux, the boot path
+	# a symbolic link to it: both are taken, the link followed.
 	log "extracting vmlinux-$ver from $(basename "$deb")"
-	dpkg-deb --fsys-tarfile "$deb" |
-		tar -xO "./usr/lib/debug/boot/vmlinux-$ver" > "$DBG_VMLINUX.tmp"
+	rm -rf "$dir/x"
+	mkdir -p "$dir/x"
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$dir/x" --wildcards \
+		"./usr/lib/debug/boot/vmlinux-$ver" "./usr/lib/debug/lib/modules/$ver/vmlinux*" ||
+		die "step 'debug kernel': no usr/lib/debug/boot/vmlinux-$ver in $(basename "$deb")"
+	path=$(readlink -f "$dir/x/usr/lib/debug/boot/vmlinux-$ver")
+	[ -f "$path" ] || die "step 'debug kernel': usr/lib/debug/boot/vmlinux-$ver of $(basename "$deb") leads to no file"
+	mv "$path" "$DBG_VMLINUX.tmp"
+	rm -rf "$dir/x"
 	mv "$DBG_VMLINUX.tmp" "$DBG_VMLINUX"
 }
 
@@ -519,7 +577,17 @@ initramfs_tree() {
 		ln -sf busybox "$root/bin/$m"
 	done
 	: > "$root/modules.order"
-	modprobe -d "$KDIR" -S "$KVER" --show-depends -a "$@" | awk '$1 == "insmod" && !seen[$2]++ {print $2}' |
+	# A module a newer kernel no longer has (7.x: crc32c_generic, its
+	# CRC32C now built in) is left out.
+	local mods=()
+	for m in "$@"; do
+		if modprobe -d "$KDIR" -S "$KVER" --show-depends "$m" >/dev/null 2>&1; then
+			mods+=("$m")
+		else
+			log "no module $m in $KVER: left out"
+		fi
+	done
+	modprobe -d "$KDIR" -S "$KVER" --show-depends -a "${mods[@]}" | awk '$1 == "insmod" && !seen[$2]++ {print $2}' |
 	while read -r m; do
 		case $m in
 		*.ko.xz)   # 6.12 compresses its modules; busybox insmod wants them plain

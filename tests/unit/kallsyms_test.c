@@ -86,7 +86,8 @@ static size_t encode(const char *name, uint8_t *out)
 	return n;
 }
 
-enum mode { REL, REL_PERCPU, ABS };
+/* PLACE: 7.x, no kallsyms_relative_base, each offset from its own slot */
+enum mode { REL, REL_PERCPU, ABS, PLACE };
 
 static void build(struct image *im, const struct sym *s, size_t n,
 		  enum mode mode, int big, unsigned ptr)
@@ -123,6 +124,8 @@ static void build(struct image *im, const struct sym *s, size_t n,
 	for (i = 0; i < n; i++) {               /* addresses */
 		if (mode == ABS)
 			put_n(im, tab + i * ptr, s[i].addr, ptr);
+		else if (mode == PLACE)
+			put_n(im, tab + i * 4, s[i].addr - (BASE + im->len + 4 * i), 4);
 		else if (mode == REL || s[i].name[0] == 'A')
 			put_n(im, tab + i * 4, mode == REL ? s[i].addr - base
 							   : s[i].addr, 4);
@@ -131,6 +134,8 @@ static void build(struct image *im, const struct sym *s, size_t n,
 	}
 	if (mode == ABS) {
 		im->l.addresses = put(im, tab, n * ptr);
+	} else if (mode == PLACE) {
+		im->l.offsets = put(im, tab, n * 4);
 	} else {
 		im->l.offsets = put(im, tab, n * 4);
 		put_n(im, enc, base, ptr);
@@ -266,6 +271,7 @@ int main(void)
 		check_decode(REL, big, 8);
 		check_decode(REL_PERCPU, big, 8);
 		check_decode(ABS, big, 8);
+		check_decode(PLACE, big, 8);
 		check_decode(ABS, big, 4);
 	}
 	check_bad("kallsyms_num_syms", zero_count);

@@ -1,0 +1,232 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/suites/dbgnew.sh - -x, -g, --config and -e on the newer kernels'
+# real -dbg vmlinux (issue #13; doc/debuginfo.md).  Sourced by tests/run.
+#
+# Only with VMSIFT_DBG_NEW=1: it downloads about 1.1 GB per kernel (the
+# -dbg package, 1.0 GB for 6.12, 1.2 GB for 7.3) and boots a guest per
+# kernel, all cached in $VMSIFT_CACHE.  For each x86_64 kernel of
+# dbgnew_suites (Debian trixie's 6.12, trixie-backports' 7.x):
+#   - the kernel and its -dbg vmlinux (tests/harness/lib.sh, set_ksuite,
+#     fetch_dbg_vmlinux), and a real kdump of it (kdump-test
+#     --kernel-suite, --save-raw: $VMSIFT_CACHE/vmcore-KVER.raw);
+#   - the reference: upstream makedumpfile (tests/harness/mdf-upstream,
+#     built once from a checkout of its git into the cache), whose runs
+#     are cached in $VMSIFT_CACHE/dbgnew-ref/KVER (minutes each);
+#   - -g text equal to upstream's (tests/tools/cmp_vmcoreinfo.py
+#     --upstream, the dump's own note as the truth for its LENGTH bug);
+#   - -x beside the note, -d 31: bitmaps equal upstream's -x;
+#   - -x on the vmcore stripped of its note: the note's bitmaps at
+#     -d 1, 2, 4, 8, 16, 31 (6.12 and 7.x have their page types in
+#     DWARF: free pages are found without the note), every page read back;
+#   - --config tests/data/erase/dwarf.conf with -x: every page after
+#     decompression and the eraseinfo equal to upstream's -x --config;
+#     btf.conf without -x (the dump's BTF) writes the very same file;
+#   - -e -d 31: bitmaps equal upstream's -e --work-dir;
+#   - data/erase/secrets.conf (BTF) and secrets-dwarf.conf (-x) resolve
+#     and erase the bytes drgn says the secrets are (erased_check.py);
+#   - crash (Debian's, with the -dbg vmlinux) opens the -e dump and the
+#     erased dumps.
+# Times (2 busy cores): doc/debuginfo.md.
+
+dbgnew_dir=$work/dbgnew
+dbgnew_cache=${VMSIFT_CACHE:-$top/tests/work/cache}
+dbgnew_suites=${VMSIFT_DBG_NEW_SUITES:-trixie trixie-backports}
+dbgnew_data=$top/tests/data/erase
+dbgnew_cmp="$PY $top/tests/tools/erase_cmp.py"
+dbgnew_mdf=''
+
+# dbgnew_kernel SUITE: "KVER VMLINUX VMCORE" of SUITE's kernel, each
+# fetched or made once into the cache.
+dbgnew_kernel() {
+	( set -e
+	  export VMSIFT_CACHE=$dbgnew_cache
+	  # shellcheck source=/dev/null
+	  . "$top/tests/harness/lib.sh"
+	  set_arch x86_64
+	  set_ksuite "$1"
+	  KVER=${KERNEL_VERSION:-$(kernel_version)}
+	  fetch_dbg_vmlinux "$KVER" >&2
+	  raw=$VMSIFT_CACHE/vmcore-$KVER.raw
+	  if [ ! -s "$raw" ]; then
+		"$top/tests/harness/kdump-test" --kernel-suite "$1" \
+			--dump-tool "$top/vmsift" --dump-args '-l -d 31' --no-check \
+			--out "$work/kdump-$1" --save-raw "$raw.tmp" >&2
+		mv "$raw.tmp" "$raw"
+	  fi
+	  echo "$KVER $DBG_VMLINUX $raw" )
+}
+
+# dbgnew_ref NAME ARGS...: upstream makedumpfile ARGS (whose last is
+# the output, named NAME in the cache), run once.
+dbgnew_ref() {
+	local name=$1 ref; shift
+	ref=$dbgnew_cache/dbgnew-ref/$dn_ver/$name
+	if [ ! -s "$ref" ]; then
+		mkdir -p "$(dirname "$ref")"
+		rm -f "$ref.tmp"
+		timeout 1200 "$dbgnew_mdf" "$@" "$ref.tmp" > "$ref.log" 2>&1 ||
+			{ echo "upstream makedumpfile $* failed:" >&2; tail -n 5 "$ref.log" >&2; return 1; }
+		mv "$ref.tmp" "$ref"
+	fi
+	echo "$ref"
+}
+
+t_dbgnew_g() {
+	local ref
+	ref=$(dbgnew_ref g -g -x "$dn_vml") || return 1
+	rm -f "$dn_out.g"
+	vmsift -g "$dn_out.g" -x "$dn_vml" > /dev/null || return 1
+	$PY "$top/tests/tools/strip_vmcoreinfo.py" --note "$dn_raw" > "$dn_out.note" || return 1
+	$PY "$top/tests/tools/cmp_vmcoreinfo.py" --upstream "$ref" "$dn_out.g" "$dn_out.note"
+}
+
+t_dbgnew_x_note() {
+	local ref
+	ref=$(dbgnew_ref x-d31 -l -d 31 -x "$dn_vml" "$dn_raw") || return 1
+	rm -f "$dn_out.x31"
+	vmsift -l -d 31 --message-level 0 -x "$dn_vml" "$dn_raw" "$dn_out.x31" || return 1
+	$check bitmaps "$dn_out.x31" "$ref" "$dn_raw"
+}
+
+# t_dbgnew_x_stripped LEVEL
+t_dbgnew_x_stripped() {
+	local nonote=$dbgnew_dir/$dn_ver.nonote with=$dn_out.with$1 without=$dn_out.without$1
+	if [ ! -s "$nonote" ] || [ "$dn_raw" -nt "$nonote" ]; then
+		$PY "$top/tests/tools/strip_vmcoreinfo.py" "$dn_raw" "$nonote" || return 1
+	fi
+	rm -f "$with" "$without"
+	vmsift -l -d "$1" --message-level 0 "$dn_raw" "$with" || return 1
+	vmsift -l -d "$1" --message-level 0 -x "$dn_vml" "$nonote" "$without" || return 1
+	$check pages "$dn_raw" "$without" || return 1
+	$check bitmaps "$without" "$with" "$dn_raw"
+}
+
+t_dbgnew_config() {
+	local ref
+	ref=$(dbgnew_ref config-d31 -l -d 31 -x "$dn_vml" \
+		--config "$dbgnew_data/dwarf.conf" "$dn_raw") || return 1
+	rm -f "$dn_out.cfg"
+	vmsift -l -d 31 --message-level 4 -x "$dn_vml" --config "$dbgnew_data/dwarf.conf" \
+		"$dn_raw" "$dn_out.cfg" || return 1
+	$dbgnew_cmp kdump "$dn_raw" "$dn_out.cfg" "$ref"
+}
+
+t_dbgnew_btf() {
+	rm -f "$dn_out.cfg" "$dn_out.btf"
+	vmsift -l -d 31 --message-level 4 -x "$dn_vml" --config "$dbgnew_data/dwarf.conf" \
+		"$dn_raw" "$dn_out.cfg" || return 1
+	vmsift -l -d 31 --message-level 4 --config "$dbgnew_data/btf.conf" \
+		"$dn_raw" "$dn_out.btf" || return 1
+	cmp "$dn_out.cfg" "$dn_out.btf" &&
+		$dbgnew_cmp kdump "$dn_raw" "$dn_out.btf" "$dn_out.cfg"
+}
+
+t_dbgnew_e() {
+	local ref
+	mkdir -p "$dbgnew_dir/wd"
+	ref=$(dbgnew_ref e-d31 -l -d 31 -e --work-dir "$dbgnew_dir/wd" "$dn_raw") || return 1
+	rm -f "$dn_out.e"
+	vmsift -l -d 31 -e --message-level 0 "$dn_raw" "$dn_out.e" || return 1
+	$check pages "$dn_raw" "$dn_out.e" || return 1
+	$check bitmaps "$dn_out.e" "$ref" "$dn_raw"
+}
+
+# t_dbgnew_secrets: the shipped rules resolve (BTF without -x, DWARF
+# with it) and erase what drgn says the secrets are.
+t_dbgnew_secrets() {
+	local conf=$top/data/erase/secrets.conf
+	rm -f "$dn_out.sec" "$dn_out.secdw"
+	vmsift --config "$conf" -l -d 31 --message-level 4 "$dn_raw" "$dn_out.sec" || return 1
+	vmsift -x "$dn_vml" --config "${conf%.conf}-dwarf.conf" -l -d 31 --message-level 4 \
+		"$dn_raw" "$dn_out.secdw" || return 1
+	$PY "$top/tests/tools/erased_check.py" "$dn_raw" "$dn_vml" "$dn_out.sec" "$dn_out.secdw"
+}
+
+# t_dbgnew_crash: crash opens the -e dump and the erased dumps.
+t_dbgnew_crash() {
+	local d
+	rm -f "$dn_out".c-*
+	vmsift -l -d 31 -e --message-level 0 "$dn_raw" "$dn_out.c-e" || return 1
+	vmsift -l -d 31 --message-level 0 -x "$dn_vml" --config "$dbgnew_data/dwarf.conf" \
+		"$dn_raw" "$dn_out.c-cfg" || return 1
+	vmsift -l -d 31 --message-level 0 --config "$top/data/erase/secrets.conf" \
+		"$dn_raw" "$dn_out.c-sec" || return 1
+	for d in "$dn_out.c-e" "$dn_out.c-cfg" "$dn_out.c-sec"; do
+		VMSIFT_CACHE=$dbgnew_cache KERNEL_VERSION=$dn_ver \
+			"$top/tests/harness/crash-check" "$d" || return 1
+	done
+	grep -q 'EXCLUDED VMEMMAP' "$dn_out.c-e.crash.log" ||
+		{ echo "crash did not see an -e dump"; return 1; }
+	grep -qE 'NODENAME: X{8}' "$dn_out.c-cfg.crash.log" ||
+		{ grep NODENAME "$dn_out.c-cfg.crash.log"; return 1; }
+}
+
+# t_dbgnew_failed LOG: a step before the tests failed; LOG says why.
+t_dbgnew_failed() {
+	tail -n 20 "$1"
+	return 1
+}
+
+# dbgnew_crash_source: whether crash opens the raw kdump itself (sys,
+# log, bt, kmem -i); remembered per crash version in the cache, since
+# Debian's crash 8.0.2 (gdb 10.2) does not open 6.12's (minutes to find).
+dbgnew_crash_source() {
+	local mark
+	mark=$dbgnew_cache/dbgnew-ref/$dn_ver/crash-$(crash --version 2>/dev/null |
+		sed -n 's/^crash \([0-9.]*\).*/\1/p' | head -n1)
+	if [ ! -f "$mark.ok" ] && [ ! -f "$mark.fail" ]; then
+		ln -sf "$dn_raw" "$dbgnew_dir/$dn_ver.raw"
+		if VMSIFT_CACHE=$dbgnew_cache KERNEL_VERSION=$dn_ver \
+			"$top/tests/harness/crash-check" "$dbgnew_dir/$dn_ver.raw" > "$mark.log" 2>&1; then
+			touch "$mark.ok"
+		else
+			touch "$mark.fail"
+		fi
+	fi
+	[ -f "$mark.ok" ]
+}
+
+dbgnew_one() {
+	local suite=$1 k lv
+	if ! k=$(dbgnew_kernel "$suite" 2> "$dbgnew_dir/$suite.log"); then
+		run_test "dbgnew $suite: the kernel, its -dbg vmlinux and a kdump of it" \
+			t_dbgnew_failed "$dbgnew_dir/$suite.log"
+		return
+	fi
+	read -r dn_ver dn_vml dn_raw <<< "$k"
+	dn_out=$work/out/dbgnew-$dn_ver
+	run_test "dbgnew $dn_ver: -g equals upstream makedumpfile's" t_dbgnew_g
+	run_test "dbgnew $dn_ver: -x beside the note, -d 31: bitmaps equal upstream -x's" \
+		t_dbgnew_x_note
+	for lv in 1 2 4 8 16 31; do
+		run_test "dbgnew $dn_ver: -x without VMCOREINFO, -d $lv: the note's bitmaps, pages read back" \
+			t_dbgnew_x_stripped "$lv"
+	done
+	run_test "dbgnew $dn_ver: -x --config dwarf.conf equals upstream -x --config: every page, eraseinfo" \
+		t_dbgnew_config
+	run_test "dbgnew $dn_ver: btf.conf without -x writes the same file as dwarf.conf with -x" \
+		t_dbgnew_btf
+	run_test "dbgnew $dn_ver: -e -d 31: bitmaps equal upstream -e --work-dir's, pages read back" \
+		t_dbgnew_e
+	run_test "dbgnew $dn_ver: secrets.conf (BTF) and secrets-dwarf.conf (-x) erase the secrets" \
+		t_dbgnew_secrets
+	if dbgnew_crash_source; then
+		run_test "dbgnew $dn_ver: crash opens the -e dump and the erased dumps" t_dbgnew_crash
+	else
+		log "# skipped: crash on the $dn_ver dumps: $(crash --version 2>/dev/null | grep -m1 .) does not open the raw kdump itself ($dbgnew_cache/dbgnew-ref/$dn_ver/crash-*.log)"
+	fi
+}
+
+if [ "${VMSIFT_DBG_NEW:-0}" = 1 ]; then
+	mkdir -p "$dbgnew_dir"
+	if dbgnew_mdf=$(VMSIFT_CACHE=$dbgnew_cache "$top/tests/harness/mdf-upstream" 2> "$dbgnew_dir/mdf.log"); then
+		for dbgnew_s in $dbgnew_suites; do
+			dbgnew_one "$dbgnew_s"
+		done
+	else
+		run_test "dbgnew: an upstream makedumpfile (tests/harness/mdf-upstream)" \
+			t_dbgnew_failed "$dbgnew_dir/mdf.log"
+	fi
+else
+	log "# skipped: -x, -g, --config, -e on 6.12 and 7.x (VMSIFT_DBG_NEW=1; 2.3 GB of -dbg packages, two guests)"
+fi
