@@ -5,10 +5,11 @@
  *
  * The pfns come in order, a 64-pfn bitmap word at a time.  Of the N-th
  * pfn seen (N from 0), the sample holds those with (N + SEED) % STRIDE ==
- * STRIDE - 1 (SEED: its low 32 bits).  STRIDE starts at 1 (every pfn) and is tripled whenever the
- * sample would grow past CAP, which keeps a third of it: the sample ends
- * with between CAP / 3 and CAP pfns (all of them when the stream has at
- * most CAP), spread evenly over the stream whatever its length.  STRIDE
+ * STRIDE - 1 (SEED: its low 32 bits).  STRIDE starts at 1 (every pfn)
+ * and is tripled whenever the sample would grow past CAP, which keeps a
+ * third of it: the sample ends with between CAP / 3 and CAP pfns (all of
+ * them when the stream has at most CAP), spread evenly over the stream
+ * whatever its length.  STRIDE
  * stays odd (a power of 3), so that no power-of-two alignment of the
  * kernel's allocations lines up with it.  Cost: a popcount per word, a
  * few instructions per pfn taken; memory: CAP pfns.
