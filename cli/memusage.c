@@ -7,6 +7,7 @@
  * scripts.  Called by main.c; uses the public API only.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli.h"
 
@@ -47,6 +48,19 @@ static void print_sizes(const struct vmsift_mem_usage *mu)
 		       (unsigned long long)mu->sizes[i].bytes);
 }
 
+/* The sample's bound and phase, from the environment: for bench/memusage,
+ * which measures the estimate's spread (doc/mem-usage.md). */
+static void sample_from_env(struct vmsift_mem_usage *mu)
+{
+	const char *pages = getenv("VMSIFT_SAMPLE_PAGES");
+	const char *seed = getenv("VMSIFT_SAMPLE_SEED");
+
+	if (pages)
+		mu->sample_pages = (unsigned)strtoul(pages, NULL, 0);
+	if (seed)
+		mu->sample_seed = strtoull(seed, NULL, 0);
+}
+
 int cli_mem_usage(struct cli *c)
 {
 	struct vmsift_mem_usage mu = { .struct_size = sizeof(mu) };
@@ -56,6 +70,7 @@ int cli_mem_usage(struct cli *c)
 	if (c->nargs != 1)
 		return cli_error("--mem-usage expects one input, got %d "
 				 "arguments", c->nargs), 1;
+	sample_from_env(&mu);
 	vs = vmsift_new();
 	if (!vs)
 		return cli_error("out of memory"), 1;

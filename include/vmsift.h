@@ -181,6 +181,12 @@ struct vmsift_mem_usage {
 	unsigned nr_sizes;
 	uint64_t sampled;            /* pages compressed for the sizes */
 	double seconds;
+	/* In: each of the two samples (pages kept at 31, pages only level 1
+	 * keeps) ends with between a third of SAMPLE_PAGES and all of them;
+	 * 0: the default, 1536.  SAMPLE_SEED (low 32 bits) shifts which pages
+	 * (doc/mem-usage.md). */
+	unsigned sample_pages;
+	uint64_t sample_seed;
 };
 
 /* The version of the library running, which may differ from the
@@ -258,8 +264,9 @@ VMSIFT_API int vmsift_dump(struct vmsift *vs, const struct vmsift_options *opts,
 /* makedumpfile --mem-usage, on any input: fill *MU (set its struct_size
  * first) with the page counts at dump level 31 and the estimated size of
  * a kdump-compressed dump at levels 1 and 31 with each codec.  Reads
- * every page kept at level 31 and compresses one pfn in up to 255 (at
- * least 4096 sampled pfns when the input has them); writes nothing.
+ * every page kept at level 31 (for the ZERO count) and compresses a
+ * sample of at most 2 x SAMPLE_PAGES pages, whatever the input's size;
+ * writes nothing.
  * OPTS gives the threads and the codec level (its dump level, format
  * and codec are not used; NULL: defaults). */
 VMSIFT_API int vmsift_mem_usage(struct vmsift *vs,

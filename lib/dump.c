@@ -395,19 +395,18 @@ int vmsift_dump_split(struct vmsift *vs, const struct vmsift_options *opts,
 static int usage_run(struct vmsift *vs, struct vmsift_options *o,
 		     struct vmsift_mem_usage *mu)
 {
-	struct vs_estimate e = { 0 };
+	struct vs_estimate e = { .sample_cap = mu->sample_pages,
+				 .seed = mu->sample_seed };
 	struct vs_dump d = { .in = &vs->in, .opts = o, .cancel = &vs->cancel,
 			     .estimate = &e };
-	uint64_t stride = vs->in.max_mapnr / 4096;
 
 	o->dump_level = VMSIFT_DL_MAX;
 	o->format = VMSIFT_FORMAT_KDUMP;
-	e.stride = (stride < 1 ? 1 : stride > 255 ? 255 : stride) | 1;
 	if (check_options(vs, o, &vs->err) < 0 ||
 	    run_dump(vs, &d, NULL, NULL, &vs->err) < 0)
 		return -1;
 	mu->present = d.present;
-	mu->sampled = e.lv[0].sampled;
+	mu->sampled = e.sampled;
 	mu->zero = e.zero;
 	mu->cache = d.counts.cache;
 	mu->cache_private = d.counts.cache_private;
@@ -443,6 +442,12 @@ int vmsift_mem_usage(struct vmsift *vs, const struct vmsift_options *opts,
 			return -1;
 	} else {
 		vmsift_options_init(&o);
+	}
+	/* The caller's sample, when its struct has the fields. */
+	if (mu->struct_size >= offsetof(struct vmsift_mem_usage, sample_seed) +
+			       sizeof(mu->sample_seed)) {
+		r.sample_pages = mu->sample_pages;
+		r.sample_seed = mu->sample_seed;
 	}
 	if (usage_run(vs, &o, &r) < 0)
 		return vs_err_ctx(&vs->err, "cannot size '%s'", vs->in.file.name);

@@ -11,6 +11,11 @@
 #include "util.h"
 #include "writer.h"
 
+#define WORDS (VS_SELECT_PFNS / 64)
+
+/* Sampled pages per job of the second pass. */
+#define EST_BATCH 16
+
 /* One worker's codec contexts and output buffer. */
 struct est_worker {
 	const struct vs_codec_ops *codec[VS_NR_CODECS];
@@ -18,11 +23,18 @@ struct est_worker {
 	uint8_t *buf;
 };
 
+/* The first pass: one chunk's bitmaps and counts. */
 struct est_slot {
-	uint64_t bits1[VS_SELECT_PFNS / 64];
-	uint64_t bits2[2][VS_SELECT_PFNS / 64];  /* level 1, level 31 */
+	uint64_t bits1[WORDS];
+	uint64_t bits2[2][WORDS];    /* level 1, level 31 */
+	uint64_t zbits[WORDS];       /* kept at 31 and filled with zero */
 	uint64_t zero;
-	struct vs_est_level lv[2];
+};
+
+/* The second pass: what one batch of sampled pages takes. */
+struct est_sums {
+	uint64_t read[2], zero[2];
+	uint64_t stored[2][VS_NR_CODECS];
 };
 
 struct est_run {
@@ -64,158 +76,330 @@ fail:
 	return NULL;
 }
 
-/* What PAGE would take in the file with each codec, added to the levels
- * that keep it. */
-static void sample_page(const struct vs_dump *d, struct est_worker *w,
-			const uint8_t *page, int kept31, struct est_slot *s)
+/* What PAGE takes in the file with codec C: a page a codec cannot
+ * shrink is stored whole. */
+static uint64_t stored_size(const struct vs_dump *d, struct est_worker *w,
+			    unsigned c, const uint8_t *page)
 {
 	uint64_t ps = d->in->page_size;
-	unsigned nlv = kept31 ? 2 : 1;
+	size_t n = w->codec[c]->compress(w->ctx[c], page, ps, w->buf, 2 * ps);
 
-	for (unsigned l = 0; l < nlv; l++)
-		s->lv[l].sampled++;
-	if (vs_is_zero(page, ps)) {
-		for (unsigned l = 0; l < nlv; l++)
-			s->lv[l].sampled_zero++;
-		return;
-	}
-	for (unsigned c = 0; c < VS_NR_CODECS; c++) {
-		size_t n = w->codec[c]->compress(w->ctx[c], page, ps, w->buf,
-						 2 * ps);
-
-		for (unsigned l = 0; l < nlv; l++)
-			s->lv[l].stored[c] += n ? n : ps;
-	}
+	return n ? n : ps;
 }
 
-/* Bitmaps of the chunk at START: [0] level 1 (no page-type filter),
- * [1] level 31. */
+/* Bitmaps of the chunk at START: [0] level 1 (the data, no page-type
+ * filter), [1] level 31 (the same, filtered): one selection for both. */
 static int select_both(const struct vs_dump *d, struct vs_worker *wk,
 		       uint64_t start, struct est_slot *s,
 		       struct vs_error *err)
 {
 	struct vs_dump d1 = *d;
+	uint64_t n = VS_SELECT_PFNS;
 
 	d1.filter = NULL;
-	if (vs_select_chunk(&d1, wk, start, VS_SELECT_PFNS, s->bits1,
-			    s->bits2[0], err) < 0)
+	if (vs_select_chunk(&d1, wk, start, n, s->bits1, s->bits2[0], err) < 0)
 		return -1;
-	return vs_select_chunk(d, wk, start, VS_SELECT_PFNS, s->bits1,
-			       s->bits2[1], err);
+	memcpy(s->bits2[1], s->bits2[0], sizeof(s->bits2[1]));
+	if (start + n > d->max_mapnr)
+		n = vs_round_up(d->max_mapnr - start, 64);
+	if (d->filter &&
+	    vs_filter_chunk(d->filter, &wk->reader, start, n, s->bits2[1],
+			    &wk->counts, err) < 0)
+		return vs_err_ctx(err, "cannot filter pfns 0x%llx-0x%llx",
+				  (unsigned long long)start,
+				  (unsigned long long)(start + n - 1));
+	return 0;
 }
 
-static int est_work(void *worker, uint64_t index, void *slot,
-		    struct vs_error *err)
+/* Every page kept at 31: read once, its zero test in zbits. */
+static int find_zeros(struct vs_worker *wk, uint64_t start,
+		      struct est_slot *s, struct vs_error *err)
 {
-	struct vs_worker *wk = worker;
-	const struct vs_dump *d = wk->d;
-	const struct vs_estimate *e = d->estimate;
-	struct est_slot *s = slot;
-	uint64_t start = index * VS_SELECT_PFNS;
+	uint64_t ps = wk->d->in->page_size;
 
-	memset(s, 0, sizeof(*s));
-	if (select_both(d, wk, start, s, err) < 0)
-		return -1;
-	for (uint64_t i = 0; i < VS_SELECT_PFNS; i++) {
-		uint64_t pfn = start + i;
-		int in_sample = pfn % e->stride == e->stride / 2;
-		int kept31 = vs_bit_test(s->bits2[1], i);
-		const uint8_t *page;
+	memset(s->zbits, 0, sizeof(s->zbits));
+	s->zero = 0;
+	for (unsigned i = 0; i < WORDS; i++) {
+		for (uint64_t w = s->bits2[1][i]; w; w &= w - 1) {
+			uint64_t pfn = start + i * 64 +
+				       (uint64_t)__builtin_ctzll(w);
+			const uint8_t *page;
 
-		if (!vs_bit_test(s->bits2[0], i))
-			continue;
-		s->lv[0].kept++;
-		s->lv[1].kept += (uint64_t)kept31;
-		if (!in_sample && !kept31)
-			continue;
-		if (vs_read_page(&wk->reader, pfn, &page, err) < 0)
-			return vs_err_ctx(err, "pfn 0x%llx",
-					  (unsigned long long)pfn);
-		if (kept31 && vs_is_zero(page, d->in->page_size))
-			s->zero++;
-		if (in_sample)
-			sample_page(d, wk->writer, page, kept31, s);
+			if (vs_read_page(&wk->reader, pfn, &page, err) < 0)
+				return vs_err_ctx(err, "pfn 0x%llx",
+						  (unsigned long long)pfn);
+			if (vs_is_zero(page, ps)) {
+				vs_bit_set(s->zbits, pfn - start);
+				s->zero++;
+			}
+		}
 	}
 	return 0;
 }
 
-static int est_consume(void *arg, uint64_t index, void *slot,
+static int select_work(void *worker, uint64_t index, void *slot,
 		       struct vs_error *err)
+{
+	struct vs_worker *wk = worker;
+	uint64_t start = index * VS_SELECT_PFNS;
+
+	if (select_both(wk->d, wk, start, slot, err) < 0)
+		return -1;
+	return find_zeros(wk, start, slot, err);
+}
+
+/* In pfn order: the counts, and each part's pages offered to its
+ * sample. */
+static int select_consume(void *arg, uint64_t index, void *slot,
+			  struct vs_error *err)
 {
 	struct est_run *r = arg;
 	struct vs_estimate *e = r->e;
 	const struct est_slot *s = slot;
+	uint64_t start = index * VS_SELECT_PFNS;
 
-	(void)index;
 	if (vs_check_cancel(r->d, err) < 0)
 		return -1;
-	r->d->present += vs_bits_count(s->bits1, VS_SELECT_PFNS / 64);
+	r->d->present += vs_bits_count(s->bits1, WORDS);
 	e->zero += s->zero;
-	for (unsigned l = 0; l < 2; l++) {
-		e->lv[l].kept += s->lv[l].kept;
-		e->lv[l].sampled += s->lv[l].sampled;
-		e->lv[l].sampled_zero += s->lv[l].sampled_zero;
-		for (unsigned c = 0; c < VS_NR_CODECS; c++)
-			e->lv[l].stored[c] += s->lv[l].stored[c];
+	e->lv[0].kept += vs_bits_count(s->bits2[0], WORDS);
+	e->lv[1].kept += vs_bits_count(s->bits2[1], WORDS);
+	for (unsigned i = 0; i < WORDS; i++) {
+		uint64_t nz31 = s->bits2[1][i] & ~s->zbits[i];
+		uint64_t only1 = s->bits2[0][i] & ~s->bits2[1][i];
+
+		if (nz31)
+			vs_sample_word(&e->part[0].sample, start + i * 64, nz31);
+		if (only1)
+			vs_sample_word(&e->part[1].sample, start + i * 64, only1);
 	}
 	return 0;
 }
 
-/* The file: its layout up to the data, the shared zero page, and the
- * kept pages at the sample's mean stored size. */
-static void finish_level(const struct vs_dump *d, struct vs_est_level *lv)
+/* Pages in the second pass's lists. */
+static uint64_t list_len(const struct vs_estimate *e, int compress)
 {
-	uint64_t head = vs_kdump_desc_off(d) +
-			lv->kept * sizeof(struct kdump_page_desc) +
-			d->in->page_size;
+	return compress ? e->npicked : e->part[1].sample.n;
+}
 
-	for (unsigned c = 0; c < VS_NR_CODECS; c++) {
-		double mean = lv->sampled ? (double)lv->stored[c] /
-					    (double)lv->sampled : 0;
+static struct vs_est_item *list_item(const struct vs_estimate *e,
+				     int compress, uint64_t i)
+{
+	return compress ? &e->items[e->picked[i]]
+			: &e->items[e->part[0].sample.n + i];
+}
 
-		lv->bytes[c] = head + (uint64_t)(mean * (double)lv->kept + 0.5);
+/* One batch of the list: zero-test each page (the sample of the pages
+ * only level 1 keeps), or compress it with each codec. */
+static int batch_work(struct vs_worker *wk, uint64_t index,
+		      struct est_sums *s, int compress, struct vs_error *err)
+{
+	const struct vs_dump *d = wk->d;
+	const struct vs_estimate *e = d->estimate;
+	uint64_t end = (index + 1) * EST_BATCH, n = list_len(e, compress);
+
+	memset(s, 0, sizeof(*s));
+	for (uint64_t i = index * EST_BATCH; i < end && i < n; i++) {
+		struct vs_est_item *it = list_item(e, compress, i);
+		const uint8_t *page;
+
+		if (vs_read_page(&wk->reader, it->pfn, &page, err) < 0)
+			return vs_err_ctx(err, "pfn 0x%llx",
+					  (unsigned long long)it->pfn);
+		s->read[it->part]++;
+		it->zero = vs_is_zero(page, d->in->page_size);
+		s->zero[it->part] += it->zero;
+		for (unsigned c = 0; compress && !it->zero && c < VS_NR_CODECS; c++)
+			s->stored[it->part][c] += stored_size(d, wk->writer, c,
+							      page);
 	}
+	return 0;
+}
+
+static int zero_work(void *worker, uint64_t index, void *slot,
+		     struct vs_error *err)
+{
+	return batch_work(worker, index, slot, 0, err);
+}
+
+static int compress_work(void *worker, uint64_t index, void *slot,
+			 struct vs_error *err)
+{
+	return batch_work(worker, index, slot, 1, err);
+}
+
+static int zero_consume(void *arg, uint64_t index, void *slot,
+			struct vs_error *err)
+{
+	struct est_run *r = arg;
+	const struct est_sums *s = slot;
+
+	(void)index;
+	if (vs_check_cancel(r->d, err) < 0)
+		return -1;
+	r->e->part[1].tested += s->read[1];
+	r->e->part[1].zero += s->zero[1];
+	return 0;
+}
+
+static int compress_consume(void *arg, uint64_t index, void *slot,
+			    struct vs_error *err)
+{
+	struct est_run *r = arg;
+	const struct est_sums *s = slot;
+
+	(void)index;
+	if (vs_check_cancel(r->d, err) < 0)
+		return -1;
+	for (unsigned p = 0; p < 2; p++) {
+		struct vs_est_part *part = &r->e->part[p];
+
+		part->compressed += s->read[p] - s->zero[p];
+		for (unsigned c = 0; c < VS_NR_CODECS; c++)
+			part->stored[c] += s->stored[p][c];
+	}
+	return 0;
+}
+
+/* Both samples as one list: the non-zero pages kept at 31, then the
+ * pages only level 1 keeps. */
+static int gather(struct vs_estimate *e, struct vs_error *err)
+{
+	uint64_t n = e->part[0].sample.n + e->part[1].sample.n;
+
+	e->items = calloc(n ? n : 1, sizeof(*e->items));
+	e->picked = calloc(n ? n : 1, sizeof(*e->picked));
+	if (!e->items || !e->picked)
+		return vs_err_oom(err, "out of memory");
+	for (unsigned p = 0; p < 2; p++)
+		for (size_t i = 0; i < e->part[p].sample.n; i++)
+			e->items[e->nitems++] = (struct vs_est_item){
+				.pfn = e->part[p].sample.items[i].pfn,
+				.part = p,
+			};
+	return 0;
+}
+
+/* The pages to compress: every one of the first sample, and of the
+ * second's non-zero pages one in STRIDE (odd), at most CAP of them. */
+static void pick(struct vs_estimate *e, size_t cap)
+{
+	uint64_t n0 = e->part[0].sample.n, nz = 0, k = 0, stride;
+
+	for (uint64_t i = 0; i < n0; i++)
+		e->picked[e->npicked++] = i;
+	for (uint64_t i = n0; i < e->nitems; i++)
+		nz += !e->items[i].zero;
+	stride = nz > cap ? vs_div_round_up(nz, cap) | 1 : 1;
+	for (uint64_t i = n0; i < e->nitems; i++) {
+		if (e->items[i].zero)
+			continue;
+		if ((k++ + (e->seed & 0xffffffff)) % stride == stride - 1)
+			e->picked[e->npicked++] = i;
+	}
+}
+
+/* The mean stored size of a part's non-zero pages with codec C. */
+static double part_mean(const struct vs_est_part *p, unsigned c)
+{
+	return p->compressed ? (double)p->stored[c] / (double)p->compressed
+			     : 0;
 }
 
 static void finish(const struct vs_dump *d, struct vs_estimate *e)
 {
-	uint64_t always = 0;
+	uint64_t always = 0, nz31 = e->lv[1].kept - e->zero;
+	struct vs_est_part *only1 = &e->part[1];
+	double nz1;
 
 	for (unsigned i = 0; i < d->nworkers; i++)
 		always += d->workers[i]->counts.hwpoison +
 			  d->workers[i]->counts.offline;
+	only1->pages = e->lv[0].kept - e->lv[1].kept;
+	only1->pages -= always < only1->pages ? always : only1->pages;
+	e->part[0].pages = nz31;
+	/* of the pages only level 1 keeps, the non-zero ones, as sampled */
+	nz1 = only1->tested ? (double)only1->pages *
+			      (double)(only1->tested - only1->zero) /
+			      (double)only1->tested : 0;
 	e->lv[0].level = 1;
 	e->lv[1].level = d->level;
-	e->lv[0].kept -= always < e->lv[0].kept ? always : e->lv[0].kept;
-	finish_level(d, &e->lv[0]);
-	finish_level(d, &e->lv[1]);
+	e->lv[0].kept = e->lv[1].kept + only1->pages;
+	for (unsigned c = 0; c < VS_NR_CODECS; c++) {
+		double kept31 = (double)nz31 * part_mean(&e->part[0], c);
+		double kept1 = kept31 + nz1 * part_mean(only1, c);
+
+		e->lv[0].bytes[c] = (uint64_t)(kept1 + 0.5);
+		e->lv[1].bytes[c] = (uint64_t)(kept31 + 0.5);
+	}
+	for (unsigned l = 0; l < 2; l++)
+		for (unsigned c = 0; c < VS_NR_CODECS; c++)
+			e->lv[l].bytes[c] += vs_kdump_desc_off(d) +
+				e->lv[l].kept * sizeof(struct kdump_page_desc) +
+				d->in->page_size;
 }
 
-static int run_chunks(struct vs_dump *d, struct est_run *r,
-		      struct vs_error *err)
+static int run_pass(struct vs_dump *d, struct est_run *r,
+		    const struct vs_pipeline_ops *ops, size_t slot_size,
+		    uint64_t njobs, struct vs_error *err)
 {
-	uint64_t njobs = vs_div_round_up(d->max_mapnr, VS_SELECT_PFNS);
 	unsigned nslots = 2 * d->nworkers;
-	struct est_slot *slots = calloc(nslots, sizeof(*slots));
-	static const struct vs_pipeline_ops ops = {
-		.work = est_work, .consume = est_consume,
-	};
+	void *slots = calloc(nslots, slot_size);
 	int ret;
 
 	if (!slots)
 		return vs_err_oom(err, "out of memory");
-	ret = vs_dump_run(d, &ops, r, slots, sizeof(*slots), nslots, njobs,
-			  err);
+	ret = vs_dump_run(d, ops, r, slots, slot_size, nslots, njobs, err);
 	free(slots);
 	return ret;
+}
+
+static int run_passes(struct vs_dump *d, struct est_run *r, size_t cap,
+		      struct vs_error *err)
+{
+	static const struct vs_pipeline_ops select_ops = {
+		.work = select_work, .consume = select_consume,
+	};
+	static const struct vs_pipeline_ops zero_ops = {
+		.work = zero_work, .consume = zero_consume,
+	};
+	static const struct vs_pipeline_ops compress_ops = {
+		.work = compress_work, .consume = compress_consume,
+	};
+	struct vs_estimate *e = r->e;
+
+	if (run_pass(d, r, &select_ops, sizeof(struct est_slot),
+		     vs_div_round_up(d->max_mapnr, VS_SELECT_PFNS), err) < 0 ||
+	    gather(e, err) < 0)
+		return -1;
+	/* The samples are scattered: a pread per page, not a 2 MiB mapping. */
+	for (unsigned i = 0; i < d->nworkers; i++)
+		d->workers[i]->reader.view.sparse = 1;
+	if (run_pass(d, r, &zero_ops, sizeof(struct est_sums),
+		     vs_div_round_up(list_len(e, 0), EST_BATCH), err) < 0)
+		return -1;
+	pick(e, cap);
+	if (run_pass(d, r, &compress_ops, sizeof(struct est_sums),
+		     vs_div_round_up(list_len(e, 1), EST_BATCH), err) < 0)
+		return -1;
+	e->sampled = e->npicked;
+	finish(d, e);
+	return 0;
 }
 
 int vs_estimate_run(struct vs_dump *d, struct vs_estimate *e,
 		    struct vs_error *err)
 {
 	struct est_run r = { .d = d, .e = e };
+	size_t cap = e->sample_cap ? e->sample_cap : VS_EST_SAMPLE_CAP;
 	int ret = -1;
 
+	/* Zero tests are cheap (a pread): the second part, often mostly
+	 * zero pages at level 1, is tested on a larger sample. */
+	if (vs_sample_init(&e->part[0].sample, cap, e->seed, err) < 0 ||
+	    vs_sample_init(&e->part[1].sample, VS_EST_TEST_FACTOR * cap,
+			   e->seed, err) < 0)
+		goto out;
 	for (unsigned i = 0; i < d->nworkers; i++) {
 		d->workers[i]->writer = new_est_worker(d);
 		if (!d->workers[i]->writer) {
@@ -223,13 +407,17 @@ int vs_estimate_run(struct vs_dump *d, struct vs_estimate *e,
 			goto out;
 		}
 	}
-	ret = run_chunks(d, &r, err);
-	if (ret == 0)
-		finish(d, e);
+	ret = run_passes(d, &r, cap, err);
 out:
 	for (unsigned i = 0; i < d->nworkers; i++) {
 		free_est_worker(d->workers[i]->writer);
 		d->workers[i]->writer = NULL;
 	}
+	for (unsigned p = 0; p < 2; p++)
+		vs_sample_fini(&e->part[p].sample);
+	free(e->items);
+	free(e->picked);
+	e->items = NULL;
+	e->picked = NULL;
 	return ret;
 }

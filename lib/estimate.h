@@ -1,20 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * estimate.h - --mem-usage: what a dump would hold and how big it would
- * be, without writing it.  Run by dump.c in place of a writer, once per
- * dump level.
+ * be, without writing it.  Run by dump.c in place of a writer.
  *
- * One pass over the chunks, on the dump's workers: each chunk is selected
- * as a kdump dump selects it (bitmap2 before zero pages) at levels 1 and
- * 31, every page kept at 31 is tested for zeros (makedumpfile's count),
- * and one pfn in STRIDE (those
- * with pfn % STRIDE == STRIDE / 2; STRIDE odd, so no alignment of the
- * kernel's allocations lines up with it) is, when kept, compressed with
- * each of the four codecs.  The size of the kdump-compressed file is
- * then its exact layout (header, bitmaps, one descriptor per kept page,
- * the shared zero page) plus the kept pages times the mean stored size
- * of the sampled ones (a zero page costs no data at a level that leaves
- * zeros out, a page a codec cannot shrink costs a whole page).
+ * Two passes on the dump's workers.  The first selects each chunk as a
+ * kdump dump selects it (bitmap2 before zero pages) at levels 1 and 31,
+ * in one selection (level 1's bitmap2 is the data before the page-type
+ * filter), and tests every page kept at 31 for zeros: the table's ZERO
+ * row is exact, as makedumpfile's (it reads those pages too).  Its
+ * ordered consumer feeds two bounded systematic samples (sample.h): the
+ * non-zero pages kept at 31, and the pages level 1 keeps that level 31
+ * leaves out.  The second pass reads the sampled pages again and
+ * compresses each with the four codecs, spread over the workers.
+ *
+ * The size of the kdump-compressed file is then its exact layout
+ * (header, bitmaps, one descriptor per kept page, the shared zero page)
+ * plus, per level and codec: the non-zero pages kept at 31 (their number
+ * exact) times their sample's mean stored size; at level 1 also the
+ * pages only level 1 keeps times their sample's mean.  Zero pages cost
+ * no data (both levels leave them out: 1 is the zero-page bit), a page a
+ * codec cannot shrink costs a whole page.
  */
 #ifndef VMSIFT_ESTIMATE_H
 #define VMSIFT_ESTIMATE_H
@@ -22,16 +27,40 @@
 #include <stdint.h>
 
 #include "codec.h"
+#include "sample.h"
 #include "select.h"
+
+/* The default bound on each sample: between a third of it and all of it
+ * is compressed (sample.h).  doc/mem-usage.md has the measured spread
+ * that sizes it. */
+#define VS_EST_SAMPLE_CAP 1536
+
+/* The pages only level 1 keeps are zero-tested on a sample this many
+ * times larger (a pread and a scan, against four compressions). */
+#define VS_EST_TEST_FACTOR 4
+
+/* One part of the kept pages, sampled on its own. */
+struct vs_est_part {
+	struct vs_sample sample;
+	uint64_t pages;              /* its pages */
+	uint64_t tested;             /* sampled pages zero-tested (part 1) */
+	uint64_t zero;               /* of them filled with zero */
+	uint64_t compressed;         /* non-zero sampled pages compressed */
+	uint64_t stored[VS_NR_CODECS];  /* what those take, per codec:
+					   VMSIFT_CODEC_ZLIB + i */
+};
+
+/* A sampled page and its part. */
+struct vs_est_item {
+	uint64_t pfn;
+	unsigned part;
+	int zero;                    /* found filled with zero */
+};
 
 /* One dump level's figures. */
 struct vs_est_level {
 	unsigned level;
 	uint64_t kept;               /* bitmap2 pages */
-	uint64_t sampled;            /* kept pages of the sample */
-	uint64_t sampled_zero;       /* zero pages of the sample */
-	uint64_t stored[VS_NR_CODECS];  /* bytes the sample would take, per
-					   codec: VMSIFT_CODEC_ZLIB + i */
 	uint64_t bytes[VS_NR_CODECS];   /* the estimated file sizes */
 };
 
@@ -39,9 +68,16 @@ struct vs_est_level {
  * every page with data but the hwpoison and offline ones, which every
  * level leaves out. */
 struct vs_estimate {
-	uint64_t stride;             /* in: sample one pfn in STRIDE (odd) */
+	size_t sample_cap;           /* in: each sample's bound; 0: default */
+	uint64_t seed;               /* in: the samples' phase (sample.h) */
 	uint64_t zero;               /* zero pages kept at level 31 (all read) */
+	uint64_t sampled;            /* pages compressed */
+	struct vs_est_part part[2];  /* non-zero kept at 31; kept at 1 only */
 	struct vs_est_level lv[2];   /* level 1, level 31 */
+	struct vs_est_item *items;   /* both samples, for the second pass */
+	uint64_t nitems;
+	uint64_t *picked;            /* the items compressed */
+	uint64_t npicked;
 };
 
 /* Select D's pages (level 31) and sample them into E. */

@@ -220,6 +220,8 @@ const uint8_t *vs_view_get(struct vs_view *v, int wi, uint64_t off, size_t len,
 		return w->p + (off - w->off);
 	if (w->mapped)
 		drop_window(w);
+	if (v->sparse && len <= VS_READ_WINDOW)
+		return read_window(v, w, off, off + len, err) < 0 ? NULL : w->p;
 	if (v->use_mmap) {
 		start = off & ~(uint64_t)(sysconf(_SC_PAGESIZE) - 1);
 		end = start + VS_MAP_WINDOW;

@@ -74,6 +74,10 @@ struct vs_view {
 	const struct vs_file *f;
 	struct vs_window win[VS_NR_WIN];
 	int use_mmap;                /* cleared for good if mmap fails */
+	int sparse;                  /* reads far apart: read just what is
+					asked, map nothing (a 2 MiB mapping
+					and its unmapping cost 20 times a
+					page's pread) */
 };
 
 /* Windows onto F, mapped unless NO_MMAP (a flattened file never is). */

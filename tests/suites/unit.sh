@@ -39,6 +39,8 @@ run_test "unit: VMCOREINFO parsing: kinds, hex and decimal, missing, malformed, 
 	t_unit vmcoreinfo
 run_test "unit: s390x translation: identity map, DAT walks of 3 to 5 levels, large pages, 6.10+ layout" \
 	t_unit s390x
+run_test "unit: --mem-usage's sample: bounded, evenly spread, every seed" \
+	t_unit sample
 run_test "unit: kallsyms decoding: relative, absolute per-CPU, absolute 8/4, both orders, long names, corrupt tables" \
 	t_unit kallsyms
 if unit_small=$(unit_small_vmcore) && [ ${#vmcores[@]} -gt 0 ]; then

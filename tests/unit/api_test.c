@@ -195,7 +195,7 @@ static void test_mem_usage(const char *path)
 				    .codec = VMSIFT_CODEC_ZLIB, .threads = 2,
 				    .dry_run = 1 };
 	struct vmsift_mem_usage mu = { .struct_size = sizeof(mu) };
-	struct vmsift_mem_usage short_mu;
+	struct vmsift_mem_usage short_mu, small_mu;
 	struct vmsift *vs = open_session(path);
 	struct vmsift_stats st;
 	int fd = new_output("mu");
@@ -215,6 +215,13 @@ static void test_mem_usage(const char *path)
 		if (mu.sizes[i].level == 31 && mu.sizes[i].codec == VMSIFT_CODEC_ZLIB)
 			est = mu.sizes[i].bytes;
 	CHECK(est * 10 >= st.bytes_written * 9 && est * 10 <= st.bytes_written * 11);
+	/* The caller's sample bound: each of the two samples at most that. */
+	small_mu = (struct vmsift_mem_usage){ .struct_size = sizeof(small_mu),
+					      .sample_pages = 30 };
+	CHECK(vmsift_mem_usage(vs, NULL, &small_mu) == 0);
+	CHECK(small_mu.sampled > 0 && small_mu.sampled <= 60);
+	CHECK(mu.sampled > small_mu.sampled);
+	CHECK_U64(small_mu.zero, mu.zero);
 	/* An older caller's struct ends before the sizes: they stay its own. */
 	memset(&short_mu, 0xab, sizeof(short_mu));
 	short_mu.struct_size = offsetof(struct vmsift_mem_usage, sizes);

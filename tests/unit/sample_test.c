@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * sample_test.c - lib/sample.c, --mem-usage's bounded systematic sample:
+ * against a brute-force model of sample.h's rule (the N-th pfn offered is
+ * in the sample when (N + SEED) % STRIDE == STRIDE - 1, STRIDE the
+ * smallest power of 3 that keeps it within CAP), over bitmaps dense,
+ * sparse and patterned, streams shorter and far longer than CAP, and
+ * several seeds.
+ */
+#include <stdlib.h>
+
+#include "check.h"
+#include "sample.h"
+
+/* A deterministic bitmap word: KIND 0 all set, 1 every 7th bit, 2 a
+ * pseudo-random third, 3 none. */
+static uint64_t word_of(unsigned kind, uint64_t i)
+{
+	uint64_t x = i * 0x9e3779b97f4a7c15ULL;
+
+	switch (kind) {
+	case 0:
+		return ~0ULL;
+	case 1:
+		return 0x8102040810204081ULL << (i % 7);
+	case 2:
+		x ^= x >> 29;
+		x *= 0xbf58476d1ce4e5b9ULL;
+		return x & (x >> 1) & (x >> 2) ? x & (x >> 3) : x;
+	default:
+		return 0;
+	}
+}
+
+/* The stride the rule ends with for a stream of N pfns and bound CAP:
+ * the smallest power of 3 whose taken places number at most CAP. */
+static uint64_t model_stride(uint64_t n, size_t cap, uint64_t seed)
+{
+	cap = cap < 3 ? 3 : cap;
+	for (uint64_t s = 1;; s *= 3) {
+		uint64_t taken = 0;
+
+		for (uint64_t k = 0; k < n; k++)
+			taken += (k + seed) % s == s - 1;
+		if (taken <= cap)
+			return s;
+	}
+}
+
+static void test_stream(unsigned kind, uint64_t words, size_t cap,
+			uint64_t seed)
+{
+	struct vs_sample s;
+	struct vs_error err;
+	uint64_t *pfns = malloc(words * 64 * sizeof(*pfns));
+	uint64_t n = 0, stride, want = 0;
+
+	CHECK(pfns != NULL);
+	if (!pfns || vs_sample_init(&s, cap, seed, &err) < 0) {
+		CHECK(0);
+		free(pfns);
+		return;
+	}
+	/* pfns from 1000 up, a word every 64 */
+	for (uint64_t i = 0; i < words; i++) {
+		uint64_t w = word_of(kind, i);
+
+		vs_sample_word(&s, 1000 + i * 64, w);
+		for (unsigned b = 0; b < 64; b++)
+			if (w >> b & 1)
+				pfns[n++] = 1000 + i * 64 + b;
+	}
+	CHECK_U64(s.seen, n);
+	stride = model_stride(n, cap, seed & 0xffffffff);
+	CHECK_U64(s.stride, stride);
+	CHECK(s.n <= s.cap);
+	if (n > s.cap)
+		CHECK(s.n * 3 >= s.cap - 2);
+	for (uint64_t k = 0; k < n; k++) {
+		if ((k + (seed & 0xffffffff)) % stride != stride - 1)
+			continue;
+		if (!CHECK(want < s.n))
+			break;
+		CHECK_U64(s.items[want].nth, k);
+		CHECK_U64(s.items[want].pfn, pfns[k]);
+		want++;
+	}
+	CHECK_U64(s.n, want);
+	vs_sample_fini(&s);
+	free(pfns);
+}
+
+int main(void)
+{
+	static const uint64_t seeds[] = { 0, 1, 2, 7919, 0x1234567890ULL };
+
+	for (unsigned kind = 0; kind < 4; kind++)
+		for (unsigned i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+			test_stream(kind, 3, 3072, seeds[i]);     /* all */
+			test_stream(kind, 200, 96, seeds[i]);     /* many triplings */
+			test_stream(kind, 2000, 384, seeds[i]);
+			test_stream(kind, 40, 3, seeds[i]);       /* the least bound */
+		}
+	/* a bound below 3 is raised to 3 */
+	test_stream(0, 10, 1, 0);
+	return check_exit("sample_test");
+}
