@@ -277,6 +277,26 @@ t_mount_arm64() {
 	$PY "$top/tests/tools/uts_release.py" "$d/vmcore" --arch aarch64 --drgn
 }
 
+# t_mount_carried SUBDIR NAME ARCH: a zstd kdump of a carried vmcore of
+# another architecture (tests/data/SUBDIR/NAME.vmcore.zst), mounted: its
+# vmcore has the memory runs at their linear-map vaddrs (and riscv64 a
+# kernel-image load), so a reader with no page-table walker of its own
+# finds a kernel address in the PT_LOADs: drgn (and, for ppc64,
+# libkdumpfile through the page tables) reads init_uts_ns there
+# (uts_release.py).
+t_mount_carried() {
+	local sub=$1 name=$2 arch=$3 raw d=$work/out/mnt
+	. "$top/tests/suites/lib/carried.sh"
+	raw=$(carried_input "$sub" "$name") || { echo "$raw"; return 1; }
+	vmsift -z -d 31 --message-level 0 "$raw" "$d.dump" || return 1
+	mnt_up "$d" "$d.dump" || return 1
+	readelf -lW "$d/vmcore" | grep -E '^ +LOAD' | head -3
+	case $arch in
+	riscv64) $PY "$top/tests/tools/uts_release.py" "$d/vmcore" --drgn-only ;;
+	*) $PY "$top/tests/tools/uts_release.py" "$d/vmcore" --arch "$arch" --drgn ;;
+	esac
+}
+
 # The carried vmcore (listed first) gets every test; the fixtures, when
 # present, the zstd kdump and the ELF ones.  Without FUSE (no /dev/fuse,
 # no fusermount3: a container) only vmsift cat runs, and the log says so.
@@ -318,6 +338,12 @@ for in in "${vmcores_mount[@]}"; do
 			t_mount_options "$in"
 		[ -f "$top/tests/data/arm64/kdump-arm64-384M.vmcore.zst" ] &&
 			run_test "mount kdump-arm64-384M kdump zstd: drgn and libkdumpfile read init_uts_ns" t_mount_arm64
+		[ -f "$top/tests/data/ppc64le/kdump-ppc64le-radix-768M.vmcore.zst" ] &&
+			run_test "mount kdump-ppc64le-radix-768M kdump zstd: linear-map vaddrs, drgn and libkdumpfile read init_uts_ns" \
+				t_mount_carried ppc64le kdump-ppc64le-radix-768M ppc64
+		[ -f "$top/tests/data/riscv64/snapshot-riscv64-256M.vmcore.zst" ] &&
+			run_test "mount snapshot-riscv64-256M kdump zstd: kernel-image and linear-map vaddrs, drgn reads init_uts_ns" \
+				t_mount_carried riscv64 snapshot-riscv64-256M riscv64
 		vmlinux=$(dbg_vmlinux "$in")
 		if [ -n "$vmlinux" ]; then
 			run_test "mount $name: drgn reads the kernel and its tasks" t_mount_drgn "$in" "$vmlinux"
