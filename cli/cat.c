@@ -16,7 +16,7 @@
 #include "cli.h"
 #include "readcmd.h"
 
-enum { CAT_PHYS = 1, CAT_PFN, CAT_VIRT, CAT_ZEROS, CAT_IDENTITY };
+enum { CAT_PHYS = 1, CAT_PFN, CAT_VIRT, CAT_ZEROS };
 
 struct cat {
 	int kind;                    /* CAT_PHYS, CAT_PFN, CAT_VIRT */
@@ -29,9 +29,9 @@ struct cat {
 static void cat_usage(FILE *f)
 {
 	fprintf(f,
-"usage: vmsift cat [--zeros] --phys ADDR[+LEN] DUMP...\n"
-"       vmsift cat [--zeros] --pfn PFN DUMP...\n"
-"       vmsift cat [--zeros] --virt KADDR[+LEN] DUMP...\n"
+"usage: vmsift cat [options] --phys ADDR[+LEN] DUMP...\n"
+"       vmsift cat [options] --pfn PFN DUMP...\n"
+"       vmsift cat [options] --virt KADDR[+LEN] DUMP...\n"
 "\n"
 "Write LEN bytes (default: one page) of the dump's memory to stdout:\n"
 "physical memory, one page frame, or the kernel's virtual memory through\n"
@@ -39,6 +39,8 @@ static void cat_usage(FILE *f)
 "\n"
 "  --zeros          a page the dump does not hold reads as zeros\n"
 "                   (default: an error naming it)\n"
+"  --cache-size SIZE  decompressed pages kept (bytes; K, M, G suffixes;\n"
+"                   default 0: none, each page is read once)\n"
 "  --identity FILE  the key of an encrypted dump\n"
 "\n"
 "Numbers are decimal or 0x-prefixed hex.\n");
@@ -76,33 +78,31 @@ static int parse_cat(struct cat *c, int argc, char **argv)
 		{ "pfn", required_argument, NULL, CAT_PFN },
 		{ "virt", required_argument, NULL, CAT_VIRT },
 		{ "zeros", no_argument, NULL, CAT_ZEROS },
-		{ "identity", required_argument, NULL, CAT_IDENTITY },
+		READ_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int opt;
+	int opt, r;
 
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if ((r = read_option(&c->in, opt, optarg, argv)) != 0) {
+			if (r < 0)
+				return -1;
+			continue;
+		}
 		if (opt == 'h') {
 			cat_usage(stdout);
 			exit(0);
 		}
 		if (opt == CAT_ZEROS)
 			c->zeros = 1;
-		else if (opt == CAT_IDENTITY)
-			c->in.identity = optarg;
-		else if (opt == '?')
-			return cli_error("unknown option '%s' or missing "
-					 "argument", argv[optind - 1]);
 		else if (parse_range(c, opt, optarg) < 0)
 			return -1;
 	}
-	if (!c->kind || optind >= argc)
+	if (!c->kind || read_operands(&c->in, argc, argv, 0) < 0)
 		return cli_error("vmsift cat needs --phys, --pfn or --virt and "
 				 "a dump");
-	c->in.paths = argv + optind;
-	c->in.npaths = argc - optind;
 	return 0;
 }
 

@@ -50,7 +50,7 @@ int cmd_mount(int argc, char **argv)
 #include <time.h>
 #include <unistd.h>
 
-enum { M_CACHE = 256, M_THREADS, M_IDENTITY, M_LOG };
+enum { M_LOG = 256 };
 
 /* A text file made on first use: TEXT, or ABSENT with WHY. */
 struct lazy_text {
@@ -64,7 +64,6 @@ struct mnt {
 	const char *mountpoint;
 	int foreground;
 	const char *fuse_opts;       /* -o, passed to FUSE */
-	unsigned threads;
 	FILE *log;                   /* --log FILE; else syslog */
 
 	struct vmsift_dumpfile *df;
@@ -352,59 +351,46 @@ static int absolute_paths(struct mnt *m)
 static int parse_mount(struct mnt *m, int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "cache-size", required_argument, NULL, M_CACHE },
-		{ "num-threads", required_argument, NULL, M_THREADS },
-		{ "identity", required_argument, NULL, M_IDENTITY },
+		READ_OPTIONS,
+		READ_OPTION_THREADS,
 		{ "log", required_argument, NULL, M_LOG },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	uint64_t v;
-	int opt;
+	int opt, r;
 
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "fho:", opts, NULL)) != -1) {
+		if ((r = read_option(&m->in, opt, optarg, argv)) != 0) {
+			if (r < 0)
+				return -1;
+			continue;
+		}
 		switch (opt) {
 		case 'h': mount_usage(stdout); exit(0);
 		case 'f': m->foreground = 1; break;
 		case 'o': m->fuse_opts = optarg; break;
-		case M_IDENTITY: m->in.identity = optarg; break;
-		case M_CACHE:
-			if (cli_parse_size(optarg, &v) < 0 || v > SIZE_MAX / 2)
-				return cli_error("invalid cache size '%s'", optarg);
-			m->in.cache_bytes = (size_t)v;
-			break;
-		case M_THREADS:
-			m->threads = (unsigned)strtoul(optarg, NULL, 10);
-			if (m->threads < 1 || m->threads > 1024)
-				return cli_error("invalid thread count '%s'", optarg);
-			break;
 		case M_LOG:
 			m->log = fopen(optarg, "ae");
 			if (!m->log)
 				return cli_error("cannot open '%s': %m", optarg);
 			break;
-		default:
-			return cli_error("unknown option '%s' or missing argument",
-					 argv[optind - 1]);
 		}
 	}
-	if (argc - optind < 2)
+	if (read_operands(&m->in, argc, argv, 1) < 0)
 		return cli_error("vmsift mount needs a dump and a mount point");
-	m->in.paths = argv + optind;
-	m->in.npaths = argc - optind - 1;
 	m->mountpoint = argv[argc - 1];
 	return absolute_paths(m);
 }
 
 static int make_pool(struct mnt *m)
 {
-	if (!m->threads)
-		m->threads = vmsift_cpus_online();
-	m->pool = calloc(m->threads, sizeof(*m->pool));
+	if (!m->in.threads)
+		m->in.threads = vmsift_cpus_online();
+	m->pool = calloc(m->in.threads, sizeof(*m->pool));
 	if (!m->pool)
 		return cli_error("out of memory");
-	for (unsigned i = 0; i < m->threads; i++) {
+	for (unsigned i = 0; i < m->in.threads; i++) {
 		m->pool[i] = vmsift_reader_new(m->df);
 		if (!m->pool[i])
 			return cli_error("out of memory for reader %u", i);
@@ -448,8 +434,8 @@ static int serve(struct mnt *m, struct fuse *f)
 
 	if (!cfg)
 		return cli_error("out of memory");
-	fuse_loop_cfg_set_max_threads(cfg, m->threads);
-	fuse_loop_cfg_set_idle_threads(cfg, m->threads);
+	fuse_loop_cfg_set_max_threads(cfg, m->in.threads);
+	fuse_loop_cfg_set_idle_threads(cfg, m->in.threads);
 	ret = fuse_loop_mt(f, cfg);
 	fuse_loop_cfg_destroy(cfg);
 	return ret == 0 ? 0 : -1;

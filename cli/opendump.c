@@ -1,14 +1,67 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * opendump.c - open the dump a reading subcommand names (readcmd.h): one
- * file of any format vmsift reads, or all the files of a split set.
+ * opendump.c - the reading subcommands' shared options and operands, and
+ * the dump they name opened (readcmd.h): one file of any format vmsift
+ * reads, or all the files of a split set.
  */
+#include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "readcmd.h"
+
+/* --num-threads N: 1 to 1024, decimal. */
+static int parse_threads(const char *arg, unsigned *threads)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || *arg == '-' || v < 1 || v > 1024)
+		return cli_error("invalid thread count '%s' (1-1024)", arg);
+	*threads = (unsigned)v;
+	return 0;
+}
+
+int read_option(struct read_input *in, int opt, const char *arg,
+		char **argv)
+{
+	uint64_t v;
+
+	switch (opt) {
+	case READ_IDENTITY:
+		in->identity = arg;
+		return 1;
+	case READ_CACHE:
+		if (cli_parse_size(arg, &v) < 0 || v > SIZE_MAX / 2)
+			return cli_error("invalid cache size '%s'", arg);
+		in->cache_bytes = (size_t)v;
+		return 1;
+	case READ_THREADS:
+		return parse_threads(arg, &in->threads) < 0 ? -1 : 1;
+	case '?':
+	case ':':
+		return cli_error("unknown option '%s' or missing argument",
+				 argv[optind - 1]);
+	default:
+		return 0;
+	}
+}
+
+int read_operands(struct read_input *in, int argc, char **argv,
+		  int trailing)
+{
+	if (argc - optind - trailing < 1)
+		return -1;
+	in->paths = argv + optind;
+	in->npaths = argc - optind - trailing;
+	return 0;
+}
 
 /* Encrypted dumps (--identity FILE): the age identities that decrypt
  * them, given before the dump is opened. */

@@ -430,6 +430,16 @@ static int ppc64_init(void **out, const struct vs_input *in,
 			       ppc64_fini, in, r, err);
 }
 
+/* The linear map, kernel image included, at 0xc000000000000000 +
+ * physical, as ppc64's /proc/vmcore lists its memory (its kernel text has
+ * no load of its own: kernel_image stays unset). */
+static int ppc64_linear_base(const void *ctx, uint64_t *vaddr)
+{
+	(void)ctx;
+	*vaddr = KERNEL_BASE;
+	return 1;
+}
+
 const struct vs_arch_ops vs_arch_ppc64 = {
 	.name = "ppc64",
 	.elf_machine = EM_PPC64,
@@ -438,4 +448,5 @@ const struct vs_arch_ops vs_arch_ppc64 = {
 	.init = ppc64_init,
 	.vtop = ppc64_vtop,
 	.fini = ppc64_fini,
+	.linear_base = ppc64_linear_base,
 };

@@ -258,6 +258,30 @@ static int rv_init(void **out, const struct vs_input *in, struct vs_reader *r,
 			       r, err);
 }
 
+/* The linear map: PAGE_OFFSET maps phys_ram_base (vs_arch_ops.linear_base;
+ * wraps: vaddr = base + paddr). */
+static int rv_linear_base(const void *ctx, uint64_t *vaddr)
+{
+	const struct rv_ctx *c = ctx;
+
+	*vaddr = c->page_offset - c->phys_ram_base;
+	return 1;
+}
+
+/* The kernel image from KERNEL_LINK_ADDR, to the top of the address space
+ * at most (the caller also stops at the end of the RAM range that holds
+ * it). */
+static int rv_kernel_image(const void *ctx, uint64_t *vaddr, uint64_t *paddr,
+			   uint64_t *max_len)
+{
+	const struct rv_ctx *c = ctx;
+
+	*vaddr = c->kernel_link;
+	*paddr = c->kernel_link - c->kpa_offset;
+	*max_len = 0 - c->kernel_link;
+	return 1;
+}
+
 const struct vs_arch_ops vs_arch_riscv64 = {
 	.name = "riscv64",
 	.elf_machine = EM_RISCV,
@@ -266,4 +290,6 @@ const struct vs_arch_ops vs_arch_riscv64 = {
 	.init = rv_init,
 	.vtop = rv_vtop,
 	.fini = rv_fini,
+	.linear_base = rv_linear_base,
+	.kernel_image = rv_kernel_image,
 };

@@ -2,11 +2,12 @@
 /*
  * chunkmap.c - runs of selection chunks that hold dumpable pages
  * (chunkmap.h).  Used by the writers; calls nothing else of the library
- * but error.c.
+ * but error.c (and util.h's inline binary search).
  */
 #include <stdlib.h>
 
 #include "chunkmap.h"
+#include "util.h"
 
 int vs_chunkmap_add(struct vs_chunkmap *cm, uint64_t chunk,
 		    struct vs_error *err)
@@ -37,18 +38,11 @@ int vs_chunkmap_add(struct vs_chunkmap *cm, uint64_t chunk,
 
 uint64_t vs_chunkmap_nth(const struct vs_chunkmap *cm, uint64_t i)
 {
-	size_t lo = 0, hi = cm->nr;
+	/* The last run whose base is at or below I (the first run's base
+	 * is 0). */
+	size_t r = VS_UPPER_BOUND(cm->runs, cm->nr, base, i) - 1;
 
-	/* The last run whose base is at or below I. */
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (cm->runs[mid].base <= i)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return cm->runs[lo].first + (i - cm->runs[lo].base);
+	return cm->runs[r].first + (i - cm->runs[r].base);
 }
 
 int64_t vs_chunkmap_find(const struct vs_chunkmap *cm, uint64_t chunk)

@@ -201,17 +201,9 @@ uint64_t vmsift_elfview_dumped(const struct vmsift_elfview *v)
 static const struct vs_elf_piece *find_piece(const struct vs_elf_plan *p,
 					     uint64_t off)
 {
-	size_t lo = 0, hi = p->npieces;
+	size_t i = VS_UPPER_BOUND(p->pieces, p->npieces, offset, off);
 
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (p->pieces[mid].offset <= off)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return &p->pieces[lo];
+	return &p->pieces[i ? i - 1 : 0];
 }
 
 /* LEN bytes at PADDR, all in one page, into BUF. */

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "erase.h"
+#include "util.h"
 
 #define EV_MAX_DEPTH 32              /* pointer/array levels of one type */
 #define EV_STRLEN_MAX 1024           /* makedumpfile's bound for char * */
@@ -1167,17 +1168,7 @@ static void count_piece(struct vs_erase *e, unsigned part, size_t i,
 
 static size_t first_piece(const struct vs_erase *e, uint64_t paddr)
 {
-	size_t lo = 0, hi = e->npieces;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (e->pieces[mid].paddr < paddr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return VS_LOWER_BOUND(e->pieces, e->npieces, paddr, paddr);
 }
 
 const uint8_t *vs_erase_page(struct vs_erase *e, unsigned part, uint64_t pfn,

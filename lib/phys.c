@@ -42,32 +42,14 @@ long vs_input_find(const struct vs_input *in, uint64_t paddr)
 /* The index of the first segment starting at or above PADDR. */
 static size_t first_from(const struct vs_input *in, uint64_t paddr)
 {
-	size_t lo = 0, hi = in->nr_phys;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (in->phys[mid].paddr < paddr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return VS_LOWER_BOUND(in->phys, in->nr_phys, paddr, paddr);
 }
 
 uint64_t vs_phys_next(const struct vs_input *in, uint64_t paddr)
 {
-	size_t lo = 0, hi = in->nr_phys;
+	size_t i = VS_UPPER_BOUND(in->phys, in->nr_phys, paddr, paddr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (in->phys[mid].paddr <= paddr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < in->nr_phys ? in->phys[lo].paddr : UINT64_MAX;
+	return i < in->nr_phys ? in->phys[i].paddr : UINT64_MAX;
 }
 
 void vs_input_page_cover(const struct vs_input *in, uint64_t pfn,

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * util.h - small helpers shared by the library's files: full reads and
- * writes, rounding, the zero-page test, the clock (util.c).  The lowest
+ * writes, rounding, the zero-page test, the clock (util.c), the binary
+ * search over sorted arrays of structs (inline).  The lowest
  * layer with error.h: it includes nothing of the library.
  */
 #ifndef VMSIFT_UTIL_H
@@ -39,5 +40,45 @@ double vs_now(void);
 double vs_thread_cpu(void);
 /* CPU seconds of the whole process, every thread. */
 double vs_process_cpu(void);
+
+/*
+ * Binary search over an array of N structs sorted by a uint64_t member
+ * (STRIDE bytes apart, the key KEY_OFF bytes into each): the index of the
+ * first element whose key is above KEY (UPPER) or at or above it (not
+ * UPPER); N when there is none.  Inline, so that the compiler folds the
+ * stride, offset and comparison at each call.  Use the macros below.
+ */
+static inline size_t vs_bound_u64(const void *base, size_t n, size_t stride,
+				  size_t key_off, uint64_t key, int upper)
+{
+	const char *p = base;
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t k = *(const uint64_t *)(p + mid * stride + key_off);
+
+		if (upper ? k <= key : k < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * VS_LOWER_BOUND(ARR, N, FIELD, KEY): the index of the first of ARR[0..N)
+ * whose FIELD (a uint64_t member, ARR sorted by it) is at or above KEY;
+ * VS_UPPER_BOUND: above KEY.  N when there is none.  The last element at
+ * or below KEY is VS_UPPER_BOUND(...) - 1, none when that is 0.  Neither
+ * evaluates ARR[0]: an empty array may be NULL.  A FIELD of another type
+ * does not compile.
+ */
+#define VS_BOUND_(arr, n, field, key, upper)				\
+	vs_bound_u64(_Generic((arr)->field, uint64_t: (arr)), (n),	\
+		     sizeof(*(arr)), offsetof(__typeof__(*(arr)), field),	\
+		     (key), (upper))
+#define VS_LOWER_BOUND(arr, n, field, key) VS_BOUND_(arr, n, field, key, 0)
+#define VS_UPPER_BOUND(arr, n, field, key) VS_BOUND_(arr, n, field, key, 1)
 
 #endif

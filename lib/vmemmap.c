@@ -222,21 +222,15 @@ static int each_in_groups(const struct vs_vmemmap *v, uint64_t s, uint64_t e,
 			  vs_vmemmap_fn *fn, void *arg, uint64_t *nr,
 			  struct vs_error *err)
 {
-	size_t lo = 0, hi = v->nr_groups;
+	/* The last group starting at or below S (groups are in order). */
+	size_t i = VS_UPPER_BOUND(v->groups, v->nr_groups, rep_start, s);
 	const struct vm_group *g;
 	uint64_t first, end;
 
-	/* The last group starting at or below S (groups are in order). */
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v->groups[mid].rep_start <= s)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	g = &v->groups[lo];
-	if (!v->nr_groups || s < g->rep_start || e - 1 > g->rep_last)
+	if (!i)
+		return 0;
+	g = &v->groups[i - 1];
+	if (e - 1 > g->rep_last)
 		return 0;
 	first = vs_div_round_up((s - g->rep_start) * v->pss, v->ps);
 	end = (e - g->rep_start) * v->pss / v->ps;

@@ -389,12 +389,29 @@ DEB_PKGS_ppc64el="busybox-static kexec-tools makedumpfile libc6 zlib1g liblzo2-2
 DEB_PKGS_s390x="busybox-static makedumpfile libc6 zlib1g liblzo2-2 libdw1 libelf1
 	libbz2-1.0 liblzma5 libzstd1"
 
+# relink_inside DIR: DIR's absolute symlinks (libc6's lib64/ld64.so.2 ->
+# /lib/powerpc64le-linux-gnu/ld64.so.2) made relative, into DIR.  qemu-user
+# -L DIR opens the interpreter DIR/lib64/ld64.so.2, and an absolute link
+# from there leads to the host's /lib, which has the target only where
+# libc6:DEBARCH is installed (this host has libc6:arm64, not :ppc64el).
+relink_inside() {
+	local l t
+	find "$1" -type l -lname '/*' -print0 | while IFS= read -r -d '' l; do
+		t=$(readlink "$l")
+		ln -sfn "$(realpath -ms --relative-to="$(dirname "$l")" "$1$t")" "$l"
+	done
+}
+
 # fetch_deb_root: download (once) DEB_PKGS_$DEBARCH and unpack them into
-# DEB_ROOT ($VMSIFT_CACHE/$DEBARCH-root).
+# DEB_ROOT ($VMSIFT_CACHE/$DEBARCH-root), its symlinks relative.
 fetch_deb_root() {
 	local p pkgs debdir=$VMSIFT_CACHE/debs-$DEBARCH deb missing=
 	DEB_ROOT=$VMSIFT_CACHE/$DEBARCH-root
-	[ -f "$DEB_ROOT/.complete" ] && return 0
+	if [ -f "$DEB_ROOT/.complete" ]; then
+		# a root unpacked before relink_inside was
+		[ -f "$DEB_ROOT/.relinked" ] || { relink_inside "$DEB_ROOT" && touch "$DEB_ROOT/.relinked"; }
+		return 0
+	fi
 	eval "pkgs=\${DEB_PKGS_$DEBARCH:-}"
 	[ -n "$pkgs" ] || die "step '$DEBARCH packages': no package list DEB_PKGS_$DEBARCH in lib.sh"
 	mkdir -p "$debdir"
@@ -412,7 +429,8 @@ fetch_deb_root() {
 	for deb in "$debdir"/*_"$DEBARCH".deb; do
 		dpkg -x "$deb" "$DEB_ROOT"
 	done
-	touch "$DEB_ROOT/.complete"
+	relink_inside "$DEB_ROOT"
+	touch "$DEB_ROOT/.relinked" "$DEB_ROOT/.complete"
 }
 
 # fetch_riscv64_qemu: bookworm's QEMU 7.2 riscv64 virt machine adds its

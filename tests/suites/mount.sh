@@ -163,6 +163,62 @@ t_cat() {
 	$mcheck cat "$in" "$d.dump"
 }
 
+# t_cat_options INPUT: the read options cat shares with mount
+# (cli/opendump.c): an encrypted dump read with --identity, with and
+# without --cache-size, gives the bytes cat gives of the same dump
+# unencrypted; without the identity, with a bad cache size or with
+# --num-threads (mount's alone) cat writes nothing and fails, where the
+# same command with good values succeeds.
+t_cat_options() {
+	local in=$1 d=$work/out/catopt k=$work/out/catopt.key r
+	mkdir -p "$work/out"
+	age-keygen -o "$k" 2>/dev/null || return 1
+	vmsift -z -d 31 --message-level 0 "$in" "$d.dump" || return 1
+	vmsift -z -d 31 --message-level 0 --encrypt-to "$(age-keygen -y "$k")" \
+		"$in" "$d.age" || return 1
+	for r in "--phys 0x100000+0x40000" "--pfn 0x1234" "--phys 0x1000+0x2000"; do
+		# shellcheck disable=SC2086
+		vmsift cat --zeros $r "$d.dump" > "$d.plain" || return 1
+		[ -s "$d.plain" ] || { echo "cat $r: no bytes"; return 1; }
+		# shellcheck disable=SC2086
+		vmsift cat --zeros --identity "$k" $r "$d.age" | cmp - "$d.plain" || return 1
+		# shellcheck disable=SC2086
+		vmsift cat --zeros --cache-size 1M --identity "$k" $r "$d.age" |
+			cmp - "$d.plain" || return 1
+	done
+	cat_refused() {
+		if vmsift cat "$@" > "$d.out" 2>"$d.err"; then
+			echo "cat $* succeeded"; return 1
+		fi
+		[ ! -s "$d.out" ] || { echo "cat $* wrote bytes"; return 1; }
+	}
+	cat_refused --pfn 0x1234 "$d.age" || return 1
+	cat_refused --cache-size 1Q --pfn 0x1234 "$d.dump" || return 1
+	vmsift cat --cache-size 1K --pfn 0x1234 "$d.dump" | cmp -s - <(vmsift cat --pfn 0x1234 "$d.dump") || return 1
+	cat_refused --num-threads 2 --pfn 0x1234 "$d.dump"
+}
+
+# t_mount_options INPUT: mount parses the shared read options as cat
+# does: bad --cache-size or --num-threads values mount nothing, the same
+# mount with good ones serves every page.
+t_mount_options() {
+	local in=$1 d=$work/out/mnt bad
+	vmsift -z -d 31 --message-level 0 "$in" "$d.dump" || return 1
+	mkdir -p "$d"
+	mnt_dirs+=("$d")
+	trap mnt_down_all EXIT
+	for bad in "--num-threads 0" "--num-threads 4x" "--num-threads 1025" \
+		   "--cache-size 1Q" "--cache-size" ; do
+		# shellcheck disable=SC2086
+		if vmsift mount $bad "$d.dump" "$d" 2>"$d.err"; then
+			vmsift umount "$d"; echo "mounted with $bad"; return 1
+		fi
+		! mountpoint -q "$d" || { echo "$bad left a mount"; return 1; }
+	done
+	mnt_up "$d" --num-threads 2 --cache-size 1M "$d.dump" || return 1
+	$mcheck kdump "$in" "$d/vmcore" "$d.dump"
+}
+
 # dbg_vmlinux INPUT: the -dbg vmlinux of INPUT's kernel when the cache
 # has it (VMSIFT_MOUNT_FULL=1: download it, 860 MB); else nothing.
 dbg_vmlinux() {
@@ -219,13 +275,37 @@ t_mount_arm64() {
 	$PY "$top/tests/tools/uts_release.py" "$d/vmcore" --arch aarch64 --drgn
 }
 
+# t_mount_carried SUBDIR NAME ARCH: a zstd kdump of a carried vmcore of
+# another architecture (tests/data/SUBDIR/NAME.vmcore.zst), mounted: its
+# vmcore has the memory runs at their linear-map vaddrs (and riscv64 a
+# kernel-image load), so a reader with no page-table walker of its own
+# finds a kernel address in the PT_LOADs: drgn (and, for ppc64,
+# libkdumpfile through the page tables) reads init_uts_ns there
+# (uts_release.py).
+t_mount_carried() {
+	local sub=$1 name=$2 arch=$3 raw d=$work/out/mnt
+	. "$top/tests/suites/lib/carried.sh"
+	raw=$(carried_input "$sub" "$name") || { echo "$raw"; return 1; }
+	vmsift -z -d 31 --message-level 0 "$raw" "$d.dump" || return 1
+	mnt_up "$d" "$d.dump" || return 1
+	readelf -lW "$d/vmcore" | grep -E '^ +LOAD' | head -3
+	case $arch in
+	riscv64) $PY "$top/tests/tools/uts_release.py" "$d/vmcore" --drgn-only ;;
+	*) $PY "$top/tests/tools/uts_release.py" "$d/vmcore" --arch "$arch" --drgn ;;
+	esac
+}
+
 # The carried vmcore (listed first) gets every test; the fixtures, when
 # present, the zstd kdump and the ELF ones.  Without FUSE (no /dev/fuse,
 # no fusermount3: a container) only vmsift cat runs, and the log says so.
 mount_first=1
 if [ ! -c /dev/fuse ] || ! command -v fusermount3 >/dev/null; then
 	log "# skipped: vmsift mount tests (no /dev/fuse or fusermount3 here)"
-	[ ${#vmcores[@]} -gt 0 ] && run_test "cat $(basename "${vmcores[0]}" .vmcore) --pfn --phys --virt --zeros" t_cat "${vmcores[0]}"
+	if [ ${#vmcores[@]} -gt 0 ]; then
+		run_test "cat $(basename "${vmcores[0]}" .vmcore) --pfn --phys --virt --zeros" t_cat "${vmcores[0]}"
+		run_test "cat $(basename "${vmcores[0]}" .vmcore) read options: --identity, --cache-size as mount's; bad ones refused" \
+			t_cat_options "${vmcores[0]}"
+	fi
 	vmcores_mount=()
 else
 	vmcores_mount=("${vmcores[@]}")
@@ -250,8 +330,18 @@ for in in "${vmcores_mount[@]}"; do
 		run_test "mount $name split set missing a part: refused, gap named" t_mount_missing_part "$in"
 		run_test "mount $name reader killed mid-read: mount serves on" t_mount_killed_reader "$in"
 		run_test "cat $name --pfn --phys --virt --zeros" t_cat "$in"
+		run_test "cat $name read options: --identity, --cache-size as mount's; bad ones refused" \
+			t_cat_options "$in"
+		run_test "mount $name read options: bad --num-threads, --cache-size mount nothing; good ones serve" \
+			t_mount_options "$in"
 		[ -f "$top/tests/data/arm64/kdump-arm64-384M.vmcore.zst" ] &&
 			run_test "mount kdump-arm64-384M kdump zstd: drgn and libkdumpfile read init_uts_ns" t_mount_arm64
+		[ -f "$top/tests/data/ppc64le/kdump-ppc64le-radix-768M.vmcore.zst" ] &&
+			run_test "mount kdump-ppc64le-radix-768M kdump zstd: linear-map vaddrs, drgn and libkdumpfile read init_uts_ns" \
+				t_mount_carried ppc64le kdump-ppc64le-radix-768M ppc64
+		[ -f "$top/tests/data/riscv64/snapshot-riscv64-256M.vmcore.zst" ] &&
+			run_test "mount snapshot-riscv64-256M kdump zstd: kernel-image and linear-map vaddrs, drgn reads init_uts_ns" \
+				t_mount_carried riscv64 snapshot-riscv64-256M riscv64
 		vmlinux=$(dbg_vmlinux "$in")
 		if [ -n "$vmlinux" ]; then
 			run_test "mount $name: drgn reads the kernel and its tasks" t_mount_drgn "$in" "$vmlinux"

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/suites/unit.sh - the unit tier (tests/unit): one C binary per area
 # of the library, built with the library's own flags (vmsift.mk, -Werror
-# under tests/run) and run here.  pipeline_test, vmcoreinfo_test and
-# s390x_test test internal modules through lib/'s headers; api_test tests the public
+# under tests/run) and run here.  pipeline_test, vmcoreinfo_test,
+# s390x_test and bound_test (util.h's binary search) test internal modules through lib/'s headers; api_test tests the public
 # contract through include/vmsift.h alone, linked against libvmsift.so,
 # on a small generated vmcore and the first real one.  Each run has a
 # time limit: a hang (a lost wake-up in the pipeline) fails.  Sourced by
@@ -23,6 +23,26 @@ t_unit() {
 	timeout 300 "$unit_dir/${name}_test" "$@"
 }
 
+# t_bound_type: VS_LOWER_BOUND on a uint64_t member compiles, on a
+# uint32_t one it does not (a narrower key would be read 8 bytes wide).
+t_bound_type() {
+	local d=$work/unit type flags
+	mkdir -p "$d"
+	flags=$(make -s -C "$top" print-VMSIFT_CPPFLAGS)
+	for type in uint64_t uint32_t; do
+		printf '%s\n' '#include "util.h"' "struct s { $type k; };" \
+			'size_t f(const struct s *a, size_t n);' \
+			'size_t f(const struct s *a, size_t n) { return VS_LOWER_BOUND(a, n, k, 1); }' \
+			> "$d/bound_$type.c"
+	done
+	# shellcheck disable=SC2086
+	${CC:-cc} -std=gnu11 $flags -fsyntax-only "$d/bound_uint64_t.c" ||
+		{ echo "a uint64_t key does not compile"; return 1; }
+	# shellcheck disable=SC2086
+	! ${CC:-cc} -std=gnu11 $flags -fsyntax-only "$d/bound_uint32_t.c" 2>/dev/null ||
+		{ echo "a uint32_t key compiles"; return 1; }
+}
+
 # A small vmcore for the API test (mkbad.py's good one).
 unit_small_vmcore() {
 	local d=$work/unit
@@ -41,6 +61,10 @@ run_test "unit: s390x translation: identity map, DAT walks of 3 to 5 levels, lar
 	t_unit s390x
 run_test "unit: --mem-usage's sample: bounded, evenly spread, every seed" \
 	t_unit sample
+run_test "unit: binary search (util.h): lower and upper bounds against a linear scan; empty, all below, all above, equal keys" \
+	t_unit bound
+run_test "unit: binary search (util.h): a key member of another type than uint64_t does not compile" \
+	t_bound_type
 run_test "unit: kallsyms decoding: relative, absolute per-CPU, absolute 8/4, both orders, long names, corrupt tables" \
 	t_unit kallsyms
 if unit_small=$(unit_small_vmcore) && [ ${#vmcores[@]} -gt 0 ]; then
