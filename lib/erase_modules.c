@@ -189,6 +189,7 @@ static int open_dwarf(struct vs_erase_mods *m, struct em_one *o,
 {
 	char roots[NROOTS][4096];
 	char file[4096], tried[1024] = "";
+	size_t used = 0;
 	struct vs_error last;
 	int depth[NROOTS];
 
@@ -197,8 +198,11 @@ static int open_dwarf(struct vs_erase_mods *m, struct em_one *o,
 	for (int i = 0; i < NROOTS; i++) {
 		if (depth[i] < 0)
 			continue;
-		snprintf(tried + strlen(tried), sizeof(tried) - strlen(tried),
-			 "%s%s", i ? ", " : "", roots[i]);
+		if (used < sizeof(tried)) {  /* the list, cut at its end */
+			int w = snprintf(tried + used, sizeof(tried) - used,
+					 "%s%s", used ? ", " : "", roots[i]);
+			used = w < 0 ? sizeof(tried) : used + (size_t)w;
+		}
 		if (!find_file(roots[i], o->name, depth[i], file, sizeof(file)))
 			continue;
 		/* a module without DWARF (stripped): look further */
