@@ -271,10 +271,32 @@ kernel_version() {
 	echo "$v"
 }
 
+# cache_locked FUNCTION ARGS...: FUNCTION (a fetch into $VMSIFT_CACHE)
+# under the cache's fetch lock, so that two suites that tests/run runs
+# side by side never download or unpack the same package at once (the
+# second finds it done).  Nested calls hold the one lock.  FUNCTION runs
+# as a plain command, so a caller's set -e still stops at its failures.
+CACHE_LOCK_DEPTH=0
+cache_locked() {
+	local rc
+	if [ "$CACHE_LOCK_DEPTH" = 0 ]; then
+		mkdir -p "$VMSIFT_CACHE"
+		exec {CACHE_LOCK_FD}>"$VMSIFT_CACHE/.fetch.lock"
+		flock "$CACHE_LOCK_FD"
+	fi
+	CACHE_LOCK_DEPTH=$((CACHE_LOCK_DEPTH + 1))
+	"$@"
+	rc=$?
+	CACHE_LOCK_DEPTH=$((CACHE_LOCK_DEPTH - 1))
+	[ "$CACHE_LOCK_DEPTH" != 0 ] || exec {CACHE_LOCK_FD}>&-
+	return $rc
+}
+
 # fetch_kernel VER: download (once) and extract linux-image-VER into the cache;
 # sets KDIR (extracted root), VMLINUZ and MODDIR.  (Debian's arm64 vmlinuz
 # is a plain Image, which both QEMU and kexec -p take.)
-fetch_kernel() {
+fetch_kernel() { cache_locked fetch_kernel_locked "$@"; }
+fetch_kernel_locked() {
 	local ver=$1 deb p
 	KDIR=$VMSIFT_CACHE/kernel-$ver
 	VMLINUZ=$KDIR/boot/vmlinuz-$ver
@@ -325,7 +347,8 @@ kernel_deb() {
 # fetch_dbg_vmlinux VER: the -dbg package's vmlinux (858 MB download for
 # 6.1, 1.0 GB for 6.12, 1.2 GB for 7.3; once).  A kernel of another suite
 # needs set_arch x86_64 and set_ksuite SUITE first.
-fetch_dbg_vmlinux() {
+fetch_dbg_vmlinux() { cache_locked fetch_dbg_vmlinux_locked "$@"; }
+fetch_dbg_vmlinux_locked() {
 	local ver=$1 deb dir=$VMSIFT_CACHE/dbg-$1 path
 	DBG_VMLINUX=$dir/vmlinux-$ver
 	[ -f "$DBG_VMLINUX" ] && return 0
@@ -404,7 +427,8 @@ relink_inside() {
 
 # fetch_deb_root: download (once) DEB_PKGS_$DEBARCH and unpack them into
 # DEB_ROOT ($VMSIFT_CACHE/$DEBARCH-root), its symlinks relative.
-fetch_deb_root() {
+fetch_deb_root() { cache_locked fetch_deb_root_locked "$@"; }
+fetch_deb_root_locked() {
 	local p pkgs debdir=$VMSIFT_CACHE/debs-$DEBARCH deb missing=
 	DEB_ROOT=$VMSIFT_CACHE/$DEBARCH-root
 	if [ -f "$DEB_ROOT/.complete" ]; then
