@@ -1,0 +1,90 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/suites/runner.sh - tests/run itself: a copy of it in a scratch
+# tree whose suites are small shell scripts (one passes, one fails, one
+# exits 3 half-way, two check that their scratch folders are their own)
+# and whose Makefile builds nothing.  Side by side (VMSIFT_JOBS=2) the
+# failure and the exit are counted, the run exits non-zero, each job's
+# lines come out whole, and two jobs writing $work/out/f at once do not
+# see each other's file; one after the other (VMSIFT_JOBS=1) the exit
+# still fails the run.  A few seconds.  Sourced by tests/run.
+
+# runner_tree DIR: the scratch tree (tests/run, lib/carried.sh, a fake
+# vmcore whose program headers sit at 64, five suites).
+runner_tree() {
+	local d=$1
+	local s o
+	rm -rf "$d" && mkdir -p "$d/tests/suites/lib" "$d/tests/data" "$d/tests/unit" \
+		"$d/tests/fuzz" || return 1
+	cp "$top/tests/run" "$d/tests/run" &&
+		cp "$top/tests/suites/lib/carried.sh" "$d/tests/suites/lib/" || return 1
+	printf 'all:\n%%:\n\t@:\n' | tee "$d/Makefile" "$d/tests/unit/Makefile" > "$d/tests/fuzz/Makefile"
+	$PY -c 'import struct,sys; sys.stdout.buffer.write(bytes(32) + struct.pack("<Q", 64) + bytes(24))' |
+		zstd -q -o "$d/tests/data/fake.vmcore.zst" || return 1
+	cat > "$d/tests/suites/a.sh" <<-'SUITE'
+	run_test "runner a1" true
+	run_test "runner a2" sleep 1
+	SUITE
+	cat > "$d/tests/suites/b.sh" <<-'SUITE'
+	run_test "runner b1" false
+	SUITE
+	cat > "$d/tests/suites/c.sh" <<-'SUITE'
+	run_test "runner c1" true
+	exit 3
+	run_test "runner c2" true
+	SUITE
+	# x and y each write out/f, then wait (30 s at most) until the other
+	# has written its own before reading theirs back: with one out/ for
+	# both, one of them reads the other's.
+	mkdir -p "$d/sync"
+	for s in x y; do
+		o=$([ $s = x ] && echo y || echo x)
+		cat > "$d/tests/suites/$s.sh" <<-SUITE
+		run_test "runner iso $s" sh -c 'echo $s > "\$1/out/f" && touch $d/sync/$s &&
+			for i in \$(seq 60); do [ -f $d/sync/$o ] && break; sleep 0.5; done &&
+			[ -f $d/sync/$o ] && grep -qx $s "\$1/out/f"' - "\$work"
+		SUITE
+	done
+}
+
+# runner_run DIR JOBS: the copy's output (exit status last, "rc N").
+runner_run() {
+	local rc
+	VMSIFT_JOBS=$2 VMSIFT_TESTS='^runner' VMSIFT_LIST=0 VMSIFT_KEEP=0 \
+		"$1/tests/run" > "$1/out.txt" 2>&1
+	rc=$?
+	cat "$1/out.txt"
+	echo "rc $rc"
+}
+
+# t_runner_parallel: 2 jobs: 5 passed (a1, a2, c1, iso x, iso y), 2 failed
+# (b1, the job of c.sh), exit status 1, a.sh's lines together.
+t_runner_parallel() {
+	local d=$work/runner out
+	runner_tree "$d" || return 1
+	out=$(runner_run "$d" 2)
+	echo "$out"
+	grep -qx 'rc 1' <<<"$out" || { echo "exit status not 1"; return 1; }
+	grep -qx '5 passed, 2 failed' <<<"$out" || { echo "wrong sums"; return 1; }
+	grep -q '^not ok - job c ended before its end (exit status 3)' <<<"$out" ||
+		{ echo "the exit of c.sh is not a failure"; return 1; }
+	grep -q '^# failed: .*runner b1' <<<"$out" || { echo "b1 not in the failures"; return 1; }
+	grep -A1 '^ok - runner a1 ' <<<"$out" | grep -q '^ok - runner a2 ' ||
+		{ echo "a.sh's lines are not together"; return 1; }
+	grep -q '^ok - runner iso x' <<<"$out" && grep -q '^ok - runner iso y' <<<"$out"
+}
+
+# t_runner_serial: 1 job: the exit of c.sh ends the run with a failure.
+t_runner_serial() {
+	local d=$work/runner out
+	runner_tree "$d" || return 1
+	out=$(runner_run "$d" 1)
+	echo "$out"
+	grep -qx 'rc 1' <<<"$out" || { echo "exit status not 1"; return 1; }
+	grep -q '^not ok - the run ended early' <<<"$out" ||
+		{ echo "the exit of c.sh is not a failure"; return 1; }
+	! grep -q 'runner c2' <<<"$out"
+}
+
+run_test "runner: 2 jobs side by side: failures, a suite's exit 3, sums, exit status, own scratch folders" \
+	t_runner_parallel
+run_test "runner: VMSIFT_JOBS=1: a suite's exit 3 fails the run" t_runner_serial
