@@ -3,7 +3,7 @@
 # tree whose suites are small shell scripts (one passes, one fails, one
 # exits 3 half-way, two check that their scratch folders are their own)
 # and whose Makefile builds nothing.  Side by side (VMSIFT_JOBS=2) the
-# failure and the exit are counted, the run exits non-zero, each job's
+# failure, the exit and the kill are counted, the run exits non-zero, each job's
 # lines come out whole, and two jobs writing $work/out/f at once do not
 # see each other's file; one after the other (VMSIFT_JOBS=1) the exit
 # still fails the run.  A few seconds.  Sourced by tests/run.
@@ -32,6 +32,11 @@ runner_tree() {
 	exit 3
 	run_test "runner c2" true
 	SUITE
+	cat > "$d/tests/suites/k.sh" <<-'SUITE'
+	run_test "runner k1" true
+	kill -KILL $BASHPID
+	run_test "runner k2" true
+	SUITE
 	# x and y each write out/f, then wait (30 s at most) until the other
 	# has written its own before reading theirs back: with one out/ for
 	# both, one of them reads the other's.
@@ -56,17 +61,20 @@ runner_run() {
 	echo "rc $rc"
 }
 
-# t_runner_parallel: 2 jobs: 5 passed (a1, a2, c1, iso x, iso y), 2 failed
-# (b1, the job of c.sh), exit status 1, a.sh's lines together.
+# t_runner_parallel: 2 jobs: 6 passed (a1, a2, c1, k1, iso x, iso y), 3
+# failed (b1, the jobs of c.sh and k.sh), exit status 1, a.sh's lines
+# together.
 t_runner_parallel() {
 	local d=$work/runner out
 	runner_tree "$d" || return 1
 	out=$(runner_run "$d" 2)
 	echo "$out"
 	grep -qx 'rc 1' <<<"$out" || { echo "exit status not 1"; return 1; }
-	grep -qx '5 passed, 2 failed' <<<"$out" || { echo "wrong sums"; return 1; }
+	grep -qx '6 passed, 3 failed' <<<"$out" || { echo "wrong sums"; return 1; }
 	grep -q '^not ok - job c ended before its end (exit status 3)' <<<"$out" ||
 		{ echo "the exit of c.sh is not a failure"; return 1; }
+	grep -q '^not ok - job k ended before its end (exit status 137)' <<<"$out" ||
+		{ echo "the SIGKILL of k.sh's shell is not a failure"; return 1; }
 	grep -q '^# failed: .*runner b1' <<<"$out" || { echo "b1 not in the failures"; return 1; }
 	grep -A1 '^ok - runner a1 ' <<<"$out" | grep -q '^ok - runner a2 ' ||
 		{ echo "a.sh's lines are not together"; return 1; }
@@ -85,6 +93,6 @@ t_runner_serial() {
 	! grep -q 'runner c2' <<<"$out"
 }
 
-run_test "runner: 2 jobs side by side: failures, a suite's exit 3, sums, exit status, own scratch folders" \
+run_test "runner: 2 jobs side by side: failures, a suite's exit 3, a killed suite, sums, exit status, own scratch folders" \
 	t_runner_parallel
 run_test "runner: VMSIFT_JOBS=1: a suite's exit 3 fails the run" t_runner_serial
