@@ -16,7 +16,9 @@
 # Debian's arm64, s390x and ppc64el 6.1 kernels are built without
 # CONFIG_KALLSYMS_ALL: their kallsyms has no data symbols, so no
 # __start_BTF; the BTF source must refuse them naming what it lacks.
-# About 40 s warm (drgn loads the 860 MB vmlinux twice).
+# About 40 s warm (drgn loads the 860 MB vmlinux twice), plus the secrets
+# guest's tests: 3.7 minutes measured with the machine at load 19
+# (btf_erase_secrets_guest 176 s of it: drgn, six dumps, crash).
 
 btf_dir=$work/btf
 btf_q=$top/tests/unit/ti_query
