@@ -163,6 +163,9 @@ machine_args() {
 SECRET_DM_KEY='vmsift dm-crypt secret key 0042!'
 SECRET_USER_KEY='vmsift user-key payload 7f3a9c51'
 SECRET_LOGON_KEY='vmsift logon-key payload 5e1d08b2'
+# kTLS (workload -S): the client socket's AES-GCM-256 keys, 32 bytes each
+SECRET_KTLS_TX_KEY='vmsift kTLS tx key 32 bytes 0042'
+SECRET_KTLS_RX_KEY='vmsift kTLS rx key 32 bytes 0042'
 secret_hex() { printf '%s' "$1" | od -An -tx1 | tr -d ' \n'; }
 
 # harness_modules: the modules the initramfs loads (and their

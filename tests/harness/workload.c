@@ -20,6 +20,10 @@
  *            is HEX decoded (the workload's copy is wiped after add_key)
  *   -L HEX   the same as a "logon" key "vmsift:logon" (the type
  *            cryptsetup and fscrypt hand the kernel volume keys in)
+ *   -S TX:RX a kTLS connection over loopback (TLS 1.2, AES-GCM-256):
+ *            the client socket's TLS_TX key is TX and its TLS_RX key RX
+ *            (64 hex digits each), the IV, salt and record sequence fixed
+ *            (ktls_secret); both sockets stay open until the panic
  *
  * Built with gcc -static by the harness; runs as /bin/workload in the guest.
  */
@@ -32,6 +36,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <arpa/inet.h>
+#include <linux/tls.h>
+#include <net/if.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -252,6 +262,118 @@ static void user_key_secret(const char *type, const char *desc,
 	printf("HARNESS: %s key %s added (%zu bytes)\n", type, desc, n);
 }
 
+/* HEX (2 * n digits) decoded into out[n]. */
+static void unhex(const char *hex, unsigned char *out, size_t n, const char *what)
+{
+	unsigned v;
+
+	if (strlen(hex) < 2 * n) {
+		errno = EINVAL;
+		die(what);
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (sscanf(hex + 2 * i, "%2x", &v) != 1) {
+			errno = EINVAL;
+			die(what);
+		}
+		out[i] = (unsigned char)v;
+	}
+}
+
+/* One direction's crypto_info: KEY, and a fixed IV, salt and sequence
+ * number (the key is the secret; the rest marks the record). */
+static void ktls_info(struct tls12_crypto_info_aes_gcm_256 *ci,
+		      const unsigned char *key)
+{
+	memset(ci, 0, sizeof(*ci));
+	ci->info.version = TLS_1_2_VERSION;
+	ci->info.cipher_type = TLS_CIPHER_AES_GCM_256;
+	memcpy(ci->key, key, TLS_CIPHER_AES_GCM_256_KEY_SIZE);
+	memcpy(ci->iv, "vmsiftIV", TLS_CIPHER_AES_GCM_256_IV_SIZE);
+	memcpy(ci->salt, "SALT", TLS_CIPHER_AES_GCM_256_SALT_SIZE);
+	memcpy(ci->rec_seq, "\0\0\0\0\0\0\0\1", TLS_CIPHER_AES_GCM_256_REC_SEQ_SIZE);
+}
+
+/* Set direction OPT (TLS_TX or TLS_RX) of socket FD to KEY and read it
+ * back: the kernel must hand back the same key. */
+static void ktls_set(int fd, int opt, const unsigned char *key)
+{
+	struct tls12_crypto_info_aes_gcm_256 ci, got;
+	socklen_t len = sizeof(got);
+
+	ktls_info(&ci, key);
+	if (setsockopt(fd, SOL_TLS, opt, &ci, sizeof(ci)) != 0)
+		die(opt == TLS_TX ? "setsockopt TLS_TX" : "setsockopt TLS_RX");
+	memset(&got, 0, sizeof(got));
+	if (getsockopt(fd, SOL_TLS, opt, &got, &len) != 0)
+		die("getsockopt SOL_TLS");
+	if (len != sizeof(got) || memcmp(got.key, ci.key, sizeof(ci.key)) != 0 ||
+	    got.info.cipher_type != TLS_CIPHER_AES_GCM_256) {
+		errno = EINVAL;
+		die("getsockopt SOL_TLS: not the key set");
+	}
+	explicit_bzero(&ci, sizeof(ci));
+	explicit_bzero(&got, sizeof(got));
+}
+
+/* Bring the loopback interface up (an initramfs leaves it down). */
+static void loopback_up(void)
+{
+	struct ifreq ifr;
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+	if (fd < 0)
+		die("socket");
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "lo");
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) != 0)
+		die("SIOCGIFFLAGS lo");
+	ifr.ifr_flags |= IFF_UP;
+	if (ioctl(fd, SIOCSIFFLAGS, &ifr) != 0)
+		die("SIOCSIFFLAGS lo up");
+	close(fd);
+}
+
+/* A loopback TCP connection whose client end is kTLS with keys TX and RX
+ * (SPEC "TXHEX:RXHEX"); the sockets are left open (the process pauses). */
+static void ktls_secret(const char *spec)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t alen = sizeof(a);
+	unsigned char tx[32], rx[32];
+	const char *colon = strchr(spec, ':');
+	int ls, cs, ss;
+
+	if (!colon) {
+		errno = EINVAL;
+		die("-S: TXHEX:RXHEX");
+	}
+	unhex(spec, tx, sizeof(tx), "-S: the TX key, 64 hex digits");
+	unhex(colon + 1, rx, sizeof(rx), "-S: the RX key, 64 hex digits");
+	loopback_up();
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ls = socket(AF_INET, SOCK_STREAM, 0);
+	cs = socket(AF_INET, SOCK_STREAM, 0);
+	if (ls < 0 || cs < 0)
+		die("socket");
+	if (bind(ls, (struct sockaddr *)&a, sizeof(a)) != 0 || listen(ls, 1) != 0 ||
+	    getsockname(ls, (struct sockaddr *)&a, &alen) != 0)
+		die("bind/listen on loopback");
+	if (connect(cs, (struct sockaddr *)&a, sizeof(a)) != 0)
+		die("connect to loopback");
+	ss = accept(ls, NULL, NULL);
+	if (ss < 0)
+		die("accept");
+	if (setsockopt(cs, SOL_TCP, TCP_ULP, "tls", sizeof("tls")) != 0)
+		die("setsockopt TCP_ULP tls (tls module loaded?)");
+	ktls_set(cs, TLS_TX, tx);
+	ktls_set(cs, TLS_RX, rx);
+	explicit_bzero(tx, sizeof(tx));
+	explicit_bzero(rx, sizeof(rx));
+	printf("HARNESS: kTLS connection on 127.0.0.1:%u set up (TX and RX keys read back)\n",
+	       ntohs(a.sin_port));
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long anon_mb = 0, zero_mb = 0, tmpfs_mb = 0, write_mb = 0, huge_n = 0;
@@ -259,8 +381,9 @@ int main(int argc, char **argv)
 	const char *tmpfs_path = "/tmp/workload.shm", *huge_dir = NULL;
 	const char *cache_dir = NULL, *write_path = NULL, *ready = NULL;
 	const char *dm_key = NULL, *user_key = NULL, *logon_key = NULL;
+	const char *ktls_keys = NULL;
 
-	while ((opt = getopt(argc, argv, "a:r:z:t:T:H:P:c:w:W:R:K:U:L:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:r:z:t:T:H:P:c:w:W:R:K:U:L:S:")) != -1) {
 		switch (opt) {
 		case 'a': anon_mb = strtoul(optarg, NULL, 0); break;
 		case 'r': rnd_every = atoi(optarg); break;
@@ -276,10 +399,11 @@ int main(int argc, char **argv)
 		case 'K': dm_key = optarg; break;
 		case 'U': user_key = optarg; break;
 		case 'L': logon_key = optarg; break;
+		case 'S': ktls_keys = optarg; break;
 		default:
 			fprintf(stderr, "usage: workload [-a MB] [-r N] [-z MB] [-t MB -T PATH] "
 				"[-H N -P DIR] [-c DIR] [-w MB -W PATH] [-R PATH] "
-				"[-K HEX] [-U HEX]\n");
+				"[-K HEX] [-U HEX] [-L HEX] [-S TXHEX:RXHEX]\n");
 			return 2;
 		}
 	}
@@ -313,6 +437,8 @@ int main(int argc, char **argv)
 		user_key_secret("user", "vmsift:secret", user_key);
 	if (logon_key)
 		user_key_secret("logon", "vmsift:logon", logon_key);
+	if (ktls_keys)
+		ktls_secret(ktls_keys);
 
 	printf("HARNESS: workload ready (anon %lu MiB, zeroed %lu MiB, tmpfs %lu MiB, "
 	       "hugetlb %lu x 2 MiB, written %lu MiB)\n",

@@ -16,7 +16,9 @@
 # Debian's arm64, s390x and ppc64el 6.1 kernels are built without
 # CONFIG_KALLSYMS_ALL: their kallsyms has no data symbols, so no
 # __start_BTF; the BTF source must refuse them naming what it lacks.
-# About 40 s warm (drgn loads the 860 MB vmlinux twice).
+# About 40 s warm (drgn loads the 860 MB vmlinux twice), plus the secrets
+# guest's tests: 3.7 minutes measured with the machine at load 19
+# (btf_erase_secrets_guest 176 s of it: drgn, six dumps, crash).
 
 btf_dir=$work/btf
 btf_q=$top/tests/unit/ti_query
@@ -206,16 +208,23 @@ t_btf_erase_secrets() {
 		"$top/tests/harness/crash-check" "$o.kdump"
 }
 
-# The secrets vmcore: a guest holding a known dm-crypt key, user key and
-# logon key
-# (tests/harness/kdump-test --secrets), made once into the cache when
-# VMSIFT_SECRETS=1 (2 to 8 minutes of QEMU), then used whenever cached.
-# Two CPUs: the per-CPU crng keys of more than one CPU.
+# The secrets vmcore: a guest holding a known dm-crypt key, user key,
+# logon key and kTLS connection (tests/harness/kdump-test --secrets; two
+# CPUs: the per-CPU crng keys of more than one CPU).  By default the one
+# the repo carries (tests/data/secrets/, 384 MiB guest filtered -E -d 31 by
+# makedumpfile, tests/data/README.md), decompressed once under
+# $work/secrets.  VMSIFT_SECRETS=1: the unfiltered /proc/vmcore of a
+# 512 MiB guest instead, made once into the cache (2 to 8 minutes of
+# QEMU).  Either way the path on stdout.
 btf_secrets_vmcore() {
 	local c=${VMSIFT_CACHE:-$top/tests/work/cache} v
-	# -v2: with the logon key (older copies have only the user key)
-	v=$c/secrets-v2-6.1.0-57-amd64.vmcore
-	if [ ! -f "$v" ] && [ "${VMSIFT_SECRETS:-0}" = 1 ]; then
+	if [ "${VMSIFT_SECRETS:-0}" != 1 ]; then
+		carried_input secrets kdump-secrets-384M
+		return
+	fi
+	# -v3: with the kTLS connection (-v2 has no kTLS, the first no logon key)
+	v=$c/secrets-v3-6.1.0-57-amd64.vmcore
+	if [ ! -f "$v" ]; then
 		VMSIFT_CACHE=$c T_CAPTURE=${T_CAPTURE:-900} \
 			"$top/tests/harness/kdump-test" --quick --secrets --smp 2 \
 			--append no_timer_check --capture-append no_timer_check \
@@ -225,14 +234,16 @@ btf_secrets_vmcore() {
 	[ -f "$v" ] && echo "$v"
 }
 
-# t_btf_secrets_present VMCORE: the raw vmcore holds both secrets' bytes
-# (they reached the guest's kernel only as hex: these copies are the
-# kernel's own).
+# t_btf_secrets_present VMCORE: the vmcore holds every known secret's
+# bytes: the dm-crypt key, the user and logon payloads, the kTLS TX and RX
+# keys (they reached the guest's kernel only as hex or as binary the
+# workload wiped: these copies are the kernel's own).
 t_btf_secrets_present() {
 	local in=$1 k
 	# shellcheck source=/dev/null
 	. "$top/tests/harness/lib.sh"
-	for k in "$SECRET_DM_KEY" "$SECRET_USER_KEY" "$SECRET_LOGON_KEY"; do
+	for k in "$SECRET_DM_KEY" "$SECRET_USER_KEY" "$SECRET_LOGON_KEY" \
+		"$SECRET_KTLS_TX_KEY" "$SECRET_KTLS_RX_KEY"; do
 		grep -c -a -F -- "$k" "$in" > /dev/null || { echo "'$k' is not in $in"; return 1; }
 	done
 }
@@ -265,8 +276,45 @@ t_btf_secrets_grep() {
 		     END { exit bad }'
 }
 
+# btf_ktls_modules VMLINUX: the folder of tls.ko and gcm.ko with their
+# DWARF, out of the cached -dbg package beside VMLINUX once (its
+# usr/lib/debug/lib/modules tree, as erase_modules.sh does for dm_mod;
+# VMSIFT_ERASE_FULL=1 extracts them, about 4 minutes).
+btf_ktls_modules() {
+	local dbg kdir deb rel=6.1.0-57-amd64
+	dbg=$(dirname "$1")
+	kdir=$dbg/usr/lib/debug/lib/modules/$rel/kernel
+	if ! [ -f "$kdir/net/tls/tls.ko" ] || ! [ -f "$kdir/crypto/gcm.ko" ]; then
+		[ "${VMSIFT_ERASE_FULL:-0}" = 1 ] || return 1
+		deb=$(ls "${VMSIFT_CACHE:-$top/tests/work/cache}"/debs/linux-image-$rel-dbg_*.deb 2>/dev/null | head -n1)
+		[ -n "$deb" ] || return 1
+		dpkg-deb --fsys-tarfile "$deb" | (cd "$dbg" && tar -x \
+			"./usr/lib/debug/lib/modules/$rel/kernel/net/tls/tls.ko" \
+			"./usr/lib/debug/lib/modules/$rel/kernel/crypto/gcm.ko") || return 1
+	fi
+	echo "$kdir"
+}
+
+# t_btf_ktls_where VMCORE KDIR: drgn, with the -dbg vmlinux and the DWARF
+# of tls.ko and gcm.ko (KDIR), walks tcp_hashinfo.ehash to the secrets
+# guest's kTLS socket and finds its known TX and RX keys (lib.sh) in the
+# struct tls_context (crypto_send, crypto_recv) and at the start of each
+# direction's AES key schedule (tests/tools/ktls_keys.py): where a kTLS
+# rule must erase, proved on the dump; no shipped rule reaches them yet
+# (doc/erase.md).
+t_btf_ktls_where() {
+	local in=$1 kdir=$2 vml out=$btf_dir/ktls
+	# shellcheck source=/dev/null
+	. "$top/tests/harness/lib.sh"
+	vml=$(btf_dbg_vmlinux "$in") || return 1
+	"$btf_py" "$top/tests/tools/ktls_keys.py" --tx "$SECRET_KTLS_TX_KEY" \
+		--rx "$SECRET_KTLS_RX_KEY" "$in" "$vml" "$kdir/net/tls/tls.ko" \
+		"$kdir/crypto/gcm.ko" > "$out" || { cat "$out"; return 1; }
+	[ "$(wc -l < "$out")" = 4 ] || { echo "not one kTLS socket with two directions:"; cat "$out"; return 1; }
+}
+
 btf_tests() {
-	local x86 a64 rv s390 ppc sec
+	local x86 a64 rv s390 ppc sec vml kdir
 	make -s -C "$top/tests/unit" ti_query >/dev/null || { run_test btf_build false; return; }
 	x86=$(btf_vmcore "$top/tests/data/kdump-384M.vmcore.zst") || return
 	a64=$(btf_vmcore "$top/tests/data/arm64/kdump-arm64-384M.vmcore.zst") || return
@@ -282,16 +330,23 @@ btf_tests() {
 	run_test btf_kallsyms_ppc64le t_btf_vmcoreinfo "$ppc"
 	run_test btf_refused_arm64 t_btf_refused "$a64"
 	run_test btf_refused_s390x t_btf_refused "$s390"
-	# The same checks on the carried vmcore and on the secrets guest's: the
-	# carried one when the guest's is not cached, both with VMSIFT_FULL=1.
+	run_test btf_secrets_sha carried_sha secrets kdump-secrets-384M
+	# The same checks on the carried vmcore and on the secrets guest's
+	# (carried, tests/data/secrets): the carried x86_64 one with
+	# VMSIFT_FULL=1, or when the secrets vmcore is missing.
 	if sec=$(btf_secrets_vmcore); then
 		full && run_test btf_erase_secrets_x86_64 t_btf_erase_secrets "$x86"
 		run_test btf_secrets_present t_btf_secrets_present "$sec"
 		run_test btf_erase_secrets_guest t_btf_erase_secrets "$sec" keys
 		run_test btf_secrets_grep t_btf_secrets_grep "$sec"
+		if vml=$(btf_dbg_vmlinux "$sec" 2>/dev/null) && kdir=$(btf_ktls_modules "$vml"); then
+			run_test btf_ktls_where t_btf_ktls_where "$sec" "$kdir"
+		else
+			log "# skipped: btf_ktls_where (tls.ko and gcm.ko's DWARF: VMSIFT_ERASE_FULL=1 extracts them)"
+		fi
 	else
 		run_test btf_erase_secrets_x86_64 t_btf_erase_secrets "$x86"
-		log "# skipped: the secrets vmcore (VMSIFT_SECRETS=1 makes it once)"
+		log "# skipped: the secrets vmcore (tests/data/secrets/kdump-secrets-384M.vmcore.zst missing, or VMSIFT_SECRETS=1 could not make the big one)"
 	fi
 }
 btf_tests

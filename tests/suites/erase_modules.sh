@@ -2,10 +2,10 @@
 # tests/suites/erase_modules.sh - [module] sections of --config (issue 13,
 # doc/erase.md).  Always: lib/modules.c on the hand-made kernel of
 # tests/unit/module_world.h (tests/unit/module_test.c).  Then on a real
-# Debian 6.1 x86_64 kdump with dm_mod and dm_crypt loaded: the secrets
-# vmcore of tests/harness/kdump-test --secrets
-# ($VMSIFT_CACHE/secrets-6.1.0-57-amd64.vmcore; btf.sh makes it with
-# VMSIFT_SECRETS=1), the -dbg vmlinux erase.sh uses, and dm-mod.ko and
+# Debian 6.1 x86_64 kdump with dm_mod and dm_crypt loaded: the carried
+# secrets vmcore of tests/harness/kdump-test --secrets
+# (tests/data/secrets/kdump-secrets-384M.vmcore.zst, decompressed once
+# under $work/secrets), the -dbg vmlinux erase.sh uses, and dm-mod.ko and
 # dm-crypt.ko with their DWARF from the same -dbg package, extracted once
 # beside the vmlinux (its usr/lib/debug/lib/modules tree; VMSIFT_ERASE_FULL=1
 # extracts them, about 4 minutes).  Sourced by tests/run after erase.sh.
@@ -30,8 +30,10 @@
 # reference are cached) the makedumpfile and BTF comparisons, about a
 # minute; the error cases and crash with VMSIFT_ERASE_FULL=1, two more.
 
+# shellcheck source=tests/suites/lib/carried.sh
+. "$top/tests/suites/lib/carried.sh"
 emod_kver=6.1.0-57-amd64
-emod_vmcore=${VMSIFT_CACHE:-$top/tests/work/cache}/secrets-$emod_kver.vmcore
+emod_vmcore=$(carried_input secrets kdump-secrets-384M) || emod_vmcore=/nonexistent
 emod_dbg=$(dirname "${erase_vmlinux:-/nonexistent/x}")
 emod_kodir=$emod_dbg/usr/lib/debug/lib/modules/$emod_kver
 emod_md=$emod_kodir/kernel/drivers/md
@@ -76,7 +78,8 @@ emod_dump() {
 # puts both there.
 emod_reference() {
 	local ref made= rc mods=${VMSIFT_CACHE:-$top/tests/work/cache}/kernel-$emod_kver/lib/modules
-	ref=${VMSIFT_CACHE:-$top/tests/work/cache}/erase-ref/$(sha1sum "$emod_conf" | cut -c1-12)-modules-$emod_kver.kd
+	# keyed by the rules and the vmcore (the carried secrets guest's)
+	ref=${VMSIFT_CACHE:-$top/tests/work/cache}/erase-ref/$(sha1sum "$emod_conf" | cut -c1-12)-modules-secrets384-$emod_kver.kd
 	if [ ! -s "$ref" ]; then
 		[ "${VMSIFT_ERASE_FULL:-0}" = 1 ] && [ "$(id -u)" = 0 ] && [ -d "$mods" ] || return 1
 		mkdir -p "$(dirname "$ref")" /usr/lib/debug
@@ -193,5 +196,5 @@ if [ -n "${erase_cmp:-}" ] && [ -f "${erase_vmlinux:-}" ] && [ -f "$emod_vmcore"
 		log "# skipped: erase_modules errors and crash (VMSIFT_ERASE_FULL=1, about 2 minutes)"
 	fi
 else
-	log "# skipped: erase_modules (needs the secrets vmcore, VMSIFT_SECRETS=1, and the -dbg vmlinux and modules, VMSIFT_ERASE_FULL=1)"
+	log "# skipped: erase_modules (needs the carried secrets vmcore, and the -dbg vmlinux and modules, VMSIFT_ERASE_FULL=1)"
 fi
