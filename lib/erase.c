@@ -32,10 +32,12 @@
 #define EV_FILL 'X'
 #define EV_RB_MAX_DEPTH 96           /* a red-black tree of 2^22 nodes: 44 */
 #define EV_MAX_CPUS 65536            /* nr_cpu_ids at most (NR_CPUS 8192) */
+#define EV_MAX_NEST 4                /* loops inside loops (the parser's) */
 
 /* A type as makedumpfile's rules see it: the flags met on the way from
  * the declared type to its base (pointers, arrays), and the base. */
 struct ev_type {
+	const struct vs_typeinfo *ti;  /* the source of the ids below */
 	uint64_t id;                 /* the declared type */
 	int ptr, array;
 	uint64_t nelem;              /* the outermost array's length */
@@ -86,34 +88,49 @@ struct vs_erase {
 	char skip_msg[VS_ERR_MAX];
 };
 
+/* An enclosing loop's variable while a nested loop runs. */
+struct ev_outer {
+	const char *var;
+	struct ev_val val;
+	uint64_t where_value;
+	int where_never;
+};
+
 struct ev {
-	const struct vs_typeinfo *ti;
+	const struct vs_typeinfo *ti;  /* the rule's section's source */
+	const struct vs_typeinfo *kti; /* the kernel's */
 	const struct vs_erase_mem *mem;
 	const struct vs_erase_opts *opts;
 	struct vs_erase *e;
 	struct vs_error *err;
 	const char *var;             /* the loop's variable */
 	struct ev_val var_val;
-	unsigned cmd_base;           /* global index of the rule's first erase */
+	struct ev_outer outer[EV_MAX_NEST];  /* the loops around it */
+	unsigned nouter;
 	int line;
 	uint64_t where_value;        /* the rule's "where" right-hand side */
+	int where_never;             /* "&SYM@MODULE" of a module not loaded */
 };
 
 /* --- types -------------------------------------------------------------- */
 
-static int ti_type(struct ev *ev, uint64_t id, struct vs_ti_type *out)
+static int ti_type(struct ev *ev, const struct vs_typeinfo *ti, uint64_t id,
+		   struct vs_ti_type *out)
 {
-	return ev->ti->ops->type(ev->ti->ctx, id, out, ev->err);
+	return ti->ops->type(ti->ctx, id, out, ev->err);
 }
 
-static int describe(struct ev *ev, uint64_t id, struct ev_type *t)
+/* Type ID of source TI as the rules see it. */
+static int describe_in(struct ev *ev, const struct vs_typeinfo *ti,
+		       uint64_t id, struct ev_type *t)
 {
 	struct vs_ti_type ty;
 
 	memset(t, 0, sizeof(*t));
+	t->ti = ti;
 	t->id = id;
 	for (int depth = 0; id && depth < EV_MAX_DEPTH; depth++) {
-		if (ti_type(ev, id, &ty) < 0)
+		if (ti_type(ev, ti, id, &ty) < 0)
 			return -1;
 		if (ty.kind == VS_TI_PTR) {
 			t->ptr = 1;
@@ -137,6 +154,12 @@ static int describe(struct ev *ev, uint64_t id, struct ev_type *t)
 	t->kind = VS_TI_OTHER;   /* void */
 	t->name = "void";
 	return 0;
+}
+
+/* A type of the rule's section's source. */
+static int describe(struct ev *ev, uint64_t id, struct ev_type *t)
+{
+	return describe_in(ev, ev->ti, id, t);
 }
 
 static int is_char(const struct ev_type *t)
@@ -225,12 +248,13 @@ static int finish(struct ev *ev, struct ev_val *v)
 static int apply_index(struct ev *ev, struct ev_val *v, uint64_t index,
 		       const char *name)
 {
+	const struct vs_typeinfo *ti = v->t.ti;
 	struct vs_ti_type ty;
 	uint64_t id = v->t.id;
 
 	if (index == VS_EC_NO_INDEX)
 		return finish(ev, v);
-	if (ti_type(ev, id, &ty) < 0)
+	if (ti_type(ev, ti, id, &ty) < 0)
 		return -1;
 	if (ty.kind != VS_TI_ARRAY)
 		return vs_err(ev->err, "'%s' is not an array: [%llu] needs one",
@@ -239,8 +263,8 @@ static int apply_index(struct ev *ev, struct ev_val *v, uint64_t index,
 		return vs_err(ev->err, "index %llu is past the end of '%s' "
 			      "(%llu elements)", (unsigned long long)index,
 			      name, (unsigned long long)ty.nelem);
-	if (describe(ev, ty.target, &v->t) < 0 || ti_type(ev, ty.target,
-							   &ty) < 0)
+	if (describe_in(ev, ti, ty.target, &v->t) < 0 ||
+	    ti_type(ev, ti, ty.target, &ty) < 0)
 		return -1;
 	v->sym_addr += index * ty.size;
 	return finish(ev, v);
@@ -280,6 +304,42 @@ static int type_of_symbol(struct ev *ev, const struct vs_ec_expr *x,
 	return 0;
 }
 
+/* The value of loop variable NAME, the innermost first: 1 when found. */
+static int loop_var(const struct ev *ev, const char *name, struct ev_val *v)
+{
+	if (ev->var && strcmp(name, ev->var) == 0) {
+		*v = ev->var_val;
+		return 1;
+	}
+	for (unsigned i = ev->nouter; i-- > 0;)
+		if (ev->outer[i].var && strcmp(name, ev->outer[i].var) == 0) {
+			*v = ev->outer[i].val;
+			return 1;
+		}
+	return 0;
+}
+
+/* The source of module NAME ("vmlinux": the kernel's) in *TI; 1 when the
+ * dump has no such module loaded. */
+static int module_ti(struct ev *ev, const char *name,
+		     const struct vs_typeinfo **ti)
+{
+	const struct vs_erase_modules *m = ev->opts->modules;
+	int ret;
+
+	if (strcmp(name, "vmlinux") == 0) {
+		*ti = ev->kti;
+		return 0;
+	}
+	if (!m)
+		return vs_err(ev->err, "'@%s': no source of module symbols",
+			      name);
+	ret = m->source(m->ctx, name, ti, ev->err);
+	if (ret < 0)
+		return vs_err_ctx(ev->err, "module '%s'", name);
+	return ret;
+}
+
 static int resolve_symbol(struct ev *ev, const struct vs_ec_expr *x,
 			  struct ev_val *v)
 {
@@ -287,8 +347,7 @@ static int resolve_symbol(struct ev *ev, const struct vs_ec_expr *x,
 	uint64_t type;
 
 	memset(v, 0, sizeof(*v));
-	if (ev->var && strcmp(sym, ev->var) == 0) {
-		*v = ev->var_val;
+	if (loop_var(ev, sym, v)) {
 		if (x->parts[0].index != VS_EC_NO_INDEX)
 			return vs_err(ev->err, "the loop's variable '%s' takes "
 				      "no index", sym);
@@ -307,11 +366,19 @@ static int apply_cast(struct ev *ev, struct ev_val *v,
 		      const struct vs_ec_part *part)
 {
 	const struct ev_type *o = &v->t;
+	const struct vs_typeinfo *ti = ev->ti;
 	struct ev_type c;
 	uint64_t id;
+	int ret = part->cast_module ? module_ti(ev, part->cast_module, &ti)
+				    : 0;
 
-	if (ev->ti->ops->type_by_name(ev->ti->ctx, part->cast, &id,
-				      ev->err) < 0 || describe(ev, id, &c) < 0)
+	if (ret > 0)
+		return vs_err(ev->err, "'%s:%s@%s': no module '%s' loaded in "
+			      "the dump", part->name, part->cast,
+			      part->cast_module, part->cast_module);
+	if (ret < 0 ||
+	    ti->ops->type_by_name(ti->ctx, part->cast, &id, ev->err) < 0 ||
+	    describe_in(ev, ti, id, &c) < 0)
 		return vs_err_ctx(ev->err, "type '%s' of '%s'", part->cast,
 				  part->name);
 	if (!c.ptr || c.array)
@@ -329,19 +396,20 @@ static int apply_cast(struct ev *ev, struct ev_val *v,
 static int step_member(struct ev *ev, struct ev_val *v,
 		       const struct vs_ec_part *part)
 {
+	const struct vs_typeinfo *ti = v->t.ti;
 	uint64_t off, mtype;
 
 	if (v->t.kind != VS_TI_STRUCT && v->t.kind != VS_TI_UNION)
 		return vs_err(ev->err, "'%s' is not a struct or union: no "
 			      "member '%s'", v->t.name ? v->t.name : "?",
 			      part->name);
-	if (ev->ti->ops->member(ev->ti->ctx, v->t.base, part->name, &off,
-				&mtype, ev->err) < 0)
+	if (ti->ops->member(ti->ctx, v->t.base, part->name, &off, &mtype,
+			    ev->err) < 0)
 		return -1;
 	v->parent_addr = v->sym_addr;
 	v->parent = v->t;
 	v->sym_addr = v->vaddr + off;
-	if (describe(ev, mtype, &v->t) < 0)
+	if (describe_in(ev, ti, mtype, &v->t) < 0)
 		return -1;
 	if (apply_index(ev, v, part->index, part->name) < 0)
 		return -1;
@@ -422,9 +490,9 @@ static int add_inst(struct ev *ev, unsigned cmd, uint64_t vaddr,
 	return 0;
 }
 
-static int eval_erase(struct ev *ev, const struct vs_ec_erase *er,
-		      unsigned cmd)
+static int eval_erase(struct ev *ev, const struct vs_ec_erase *er)
 {
+	unsigned cmd = er->cmd;
 	struct ev_val v;
 	uint64_t size;
 
@@ -482,19 +550,53 @@ static int where_holds(struct ev *ev, const struct vs_ec_rule *r,
 	return 0;
 }
 
+static int eval_rule(struct ev *ev, const struct vs_ec_rule *r);
+
+/* A loop inside the current one: the current variable, its value and
+ * its "where" are kept on the stack while it runs. */
+static int eval_nested(struct ev *ev, const struct vs_ec_rule *r)
+{
+	struct ev_outer *o;
+	int ret;
+
+	if (ev->nouter == EV_MAX_NEST)
+		return vs_err(ev->err, "loops nest more than %d deep",
+			      EV_MAX_NEST);
+	o = &ev->outer[ev->nouter++];
+	o->var = ev->var;
+	o->val = ev->var_val;
+	o->where_value = ev->where_value;
+	o->where_never = ev->where_never;
+	ret = eval_rule(ev, r);
+	if (ret < 0)
+		vs_err_ctx(ev->err, "the loop at line %d", r->line);
+	ev->var = o->var;
+	ev->var_val = o->val;
+	ev->where_value = o->where_value;
+	ev->where_never = o->where_never;
+	ev->nouter--;
+	return ret;
+}
+
 static int run_body(struct ev *ev, const struct vs_ec_rule *r)
 {
 	int holds;
 
+	if (ev->where_never)
+		return 0;
 	if (r->where.expr.parts) {
 		if (where_holds(ev, r, &holds) < 0)
 			return -1;
 		if (!holds)
 			return 0;
 	}
-	for (unsigned i = 0; i < r->nerases; i++)
-		if (eval_erase(ev, &r->erases[i], ev->cmd_base + i) < 0)
+	for (unsigned i = 0; i < r->nerases; i++) {
+		const struct vs_ec_erase *er = &r->erases[i];
+
+		if (er->loop ? eval_nested(ev, er->loop) < 0
+			     : eval_erase(ev, er) < 0)
 			return -1;
+	}
 	return 0;
 }
 
@@ -533,6 +635,9 @@ static int loop_array(struct ev *ev, const struct vs_ec_rule *r,
 {
 	uint64_t stride = l->t.ptr ? ev->mem->ptr_size : l->t.size;
 
+	if (!stride && l->t.nelem)
+		return vs_err(ev->err, "'%s': elements of no size (void?)",
+			      r->list.text);
 	for (uint64_t i = 0; i < l->t.nelem; i++) {
 		struct ev_val *v = &ev->var_val;
 		uint64_t slot = l->vaddr + i * stride;
@@ -564,8 +669,8 @@ static int via_member(struct ev *ev, const struct vs_ec_rule *r,
 	struct ev_type mt;
 	uint64_t mtype;
 
-	if (ev->ti->ops->member(ev->ti->ctx, t->base, via, off, &mtype,
-				ev->err) < 0 || describe(ev, mtype, &mt) < 0)
+	if (t->ti->ops->member(t->ti->ctx, t->base, via, off, &mtype,
+			       ev->err) < 0 || describe_in(ev, t->ti, mtype, &mt) < 0)
 		return vs_err_ctx(ev->err, "'via %s'", via);
 	if (!mt.ptr || mt.array || mt.base != t->base)
 		if (!mt.ptr || !mt.name || !t->name ||
@@ -861,24 +966,104 @@ static int loop_percpu(struct ev *ev, const struct vs_ec_rule *r)
 	return 0;
 }
 
-/* The "where" right-hand side: a global's address or a number. */
+/* The "where" right-hand side: a global's address (of the section's
+ * module, or of "@MODULE": none loaded, the condition never holds), or a
+ * number. */
 static int where_value(struct ev *ev, const struct vs_ec_rule *r)
 {
+	const struct vs_typeinfo *ti = ev->ti;
+	int ret;
+
 	ev->where_value = r->where.value;
-	if (r->where.sym && ev->ti->ops->symbol(ev->ti->ctx, r->where.sym,
-						&ev->where_value, ev->err) < 0)
-		return vs_err_ctx(ev->err, "'where ... &%s'", r->where.sym);
+	ev->where_never = 0;
+	if (!r->where.sym)
+		return 0;
+	if (r->where.sym_module) {
+		ret = module_ti(ev, r->where.sym_module, &ti);
+		if (ret < 0)
+			return vs_err_ctx(ev->err, "'where ... &%s@%s'",
+					  r->where.sym, r->where.sym_module);
+		if (ret > 0) {
+			ev->where_never = 1;
+			return 0;
+		}
+	}
+	if (ti->ops->symbol(ti->ctx, r->where.sym, &ev->where_value,
+			    ev->err) < 0)
+		return vs_err_ctx(ev->err, "'where ... &%s%s%s'", r->where.sym,
+				  r->where.sym_module ? "@" : "",
+				  r->where.sym_module ? r->where.sym_module
+						      : "");
 	return 0;
+}
+
+/* "count EXPR": an integer of at most 8 bytes, at most the loop bound. */
+static int eval_count(struct ev *ev, const struct vs_ec_rule *r,
+		      uint64_t *n)
+{
+	uint64_t max = ev->opts->max_iter ? ev->opts->max_iter : EV_MAX_ITER;
+	const struct vs_ec_expr *x = &r->count;
+	struct ev_val v;
+
+	*n = 0;
+	if (resolve(ev, x, &v) < 0)
+		return vs_err_ctx(ev->err, "'count'");
+	if (v.null)
+		return 0;
+	if (v.t.array || v.t.ptr || v.t.kind != VS_TI_INT || v.t.size == 0 ||
+	    v.t.size > 8)
+		return vs_err(ev->err, "'count %s' is not an integer", x->text);
+	if (read_uint(ev, v.vaddr, (unsigned)v.t.size, n) < 0)
+		return vs_err_ctx(ev->err, "'count %s'", x->text);
+	if (*n > max)
+		return vs_err(ev->err, "'count %s' is %llu: over %llu elements",
+			      x->text, (unsigned long long)*n,
+			      (unsigned long long)max);
+	return 0;
+}
+
+/* "for ID in LIST count N": LIST an array (of at least N elements) or a
+ * pointer to the first of N; an element that is a pointer is followed,
+ * as in an array of pointers. */
+static int loop_count(struct ev *ev, const struct vs_ec_rule *r,
+		      const struct ev_val *l, uint64_t n)
+{
+	struct ev_val a = *l;
+	struct vs_ti_type ty;
+
+	if (l->t.array) {
+		if (l->t.nelem && n > l->t.nelem)
+			return vs_err(ev->err, "'%s' has %llu elements, not "
+				      "%llu ('count %s')", r->list.text,
+				      (unsigned long long)l->t.nelem,
+				      (unsigned long long)n, r->count.text);
+		a.t.nelem = n;
+		return loop_array(ev, r, &a);
+	}
+	if (!l->t.ptr)
+		return vs_err(ev->err, "'%s' is not an array or a pointer "
+			      "('count')", r->list.text);
+	if (ti_type(ev, l->t.ti, l->t.id, &ty) < 0 ||
+	    describe_in(ev, l->t.ti, ty.target, &a.t) < 0)
+		return -1;
+	if (a.t.array)
+		return vs_err(ev->err, "'%s' points to an array ('count' "
+			      "walks a pointer to its first element)",
+			      r->list.text);
+	a.t.array = 1;
+	a.t.nelem = n;
+	return loop_array(ev, r, &a);
 }
 
 static int eval_rule(struct ev *ev, const struct vs_ec_rule *r)
 {
 	struct ev_val l;
+	uint64_t n = 0;
 	int ret;
 
 	ev->var = NULL;
 	if (r->loop == VS_EC_NONE)
-		return eval_erase(ev, &r->erases[0], ev->cmd_base);
+		return eval_erase(ev, &r->erases[0]);
 	if (where_value(ev, r) < 0)
 		return -1;
 	if (r->loop == VS_EC_PERCPU) {
@@ -889,8 +1074,12 @@ static int eval_rule(struct ev *ev, const struct vs_ec_rule *r)
 	}
 	if (resolve(ev, &r->list, &l) < 0)
 		return -1;
+	if (r->count.parts && !l.null && eval_count(ev, r, &n) < 0)
+		return -1;
 	ev->var = r->id;
-	if (r->loop == VS_EC_RBTREE)
+	if (r->count.parts)
+		ret = l.null || !l.vaddr ? 0 : loop_count(ev, r, &l, n);
+	else if (r->loop == VS_EC_RBTREE)
 		ret = l.null ? 0 : loop_rbtree(ev, r, &l);
 	else if (r->loop == VS_EC_WITHIN)
 		ret = loop_within(ev, r, &l);
@@ -1026,24 +1215,39 @@ static int make_pieces(struct vs_erase *e, const struct vs_erase_mem *mem,
 	return 0;
 }
 
+/* Each erase command's text at its number; nested loops at most
+ * EV_MAX_NEST deep (the parser's bound). */
+static int keep_rule_texts(struct vs_erase *e, const struct vs_ec_rule *r,
+			   struct vs_error *err)
+{
+	for (unsigned j = 0; j < r->nerases; j++) {
+		const struct vs_ec_erase *er = &r->erases[j];
+
+		if (er->loop) {
+			if (keep_rule_texts(e, er->loop, err) < 0)
+				return -1;
+			continue;
+		}
+		if (er->cmd >= e->ncmds || e->cmd_text[er->cmd])
+			return vs_err(err, "erase command %u numbered twice or "
+				      "past %u", er->cmd, e->ncmds);
+		e->cmd_text[er->cmd] = strdup(er->target.text);
+		if (!e->cmd_text[er->cmd])
+			return vs_err_oom(err, "out of memory");
+	}
+	return 0;
+}
+
 static int keep_cmd_texts(struct vs_erase *e, const struct vs_erase_config *c,
 			  struct vs_error *err)
 {
-	unsigned n = 0;
-
-	for (unsigned i = 0; i < c->nrules; i++)
-		n += c->rules[i].nerases;
-	e->cmd_text = calloc(n ? n : 1, sizeof(*e->cmd_text));
+	e->cmd_text = calloc(c->ncmds ? c->ncmds : 1, sizeof(*e->cmd_text));
 	if (!e->cmd_text)
 		return vs_err_oom(err, "out of memory");
-	e->ncmds = n;
-	n = 0;
+	e->ncmds = c->ncmds;
 	for (unsigned i = 0; i < c->nrules; i++)
-		for (unsigned j = 0; j < c->rules[i].nerases; j++) {
-			e->cmd_text[n] = strdup(c->rules[i].erases[j].target.text);
-			if (!e->cmd_text[n++])
-				return vs_err_oom(err, "out of memory");
-		}
+		if (keep_rule_texts(e, &c->rules[i], err) < 0)
+			return -1;
 	return 0;
 }
 
@@ -1104,7 +1308,6 @@ static int eval_rules(struct ev *ev, const struct vs_erase_config *c,
 			ev->e->ninst = before;
 			skip_rule(ev->e, &rerr);
 		}
-		ev->cmd_base += r->nerases;
 	}
 	ev->ti = kti;
 	return 0;
@@ -1115,7 +1318,8 @@ int vs_erase_build(struct vs_erase **out, const struct vs_erase_config *c,
 		   const struct vs_erase_opts *opts, struct vs_error *err)
 {
 	struct vs_erase *e = calloc(1, sizeof(*e));
-	struct ev ev = { .ti = ti, .mem = mem, .opts = opts, .e = e };
+	struct ev ev = { .ti = ti, .kti = ti, .mem = mem, .opts = opts,
+			 .e = e };
 	int ret = -1;
 
 	*out = NULL;

@@ -20,6 +20,7 @@
 
 #define EC_MAX_FILE (16u << 20)      /* a config file is text, not a dump */
 #define EC_MAX_PARTS 64
+#define EC_MAX_NEST 4                /* loops inside loops */
 
 struct ec_tok {
 	char *text;
@@ -34,6 +35,8 @@ struct ec_parser {
 	int last_line;
 	struct vs_erase_config *c;
 	const char *module;
+	const char *ids[EC_MAX_NEST];  /* the enclosing loops' variables */
+	unsigned nids;
 	struct vs_error *err;
 };
 
@@ -138,7 +141,8 @@ static int is_keyword(const char *s)
 {
 	static const char *const kw[] = { "erase", "size", "nullify", "for",
 					  "in", "via", "within", "endfor",
-					  "rbtree", "percpu", "where" };
+					  "rbtree", "percpu", "where",
+					  "count" };
 
 	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++)
 		if (strcmp(s, kw[i]) == 0)
@@ -208,6 +212,43 @@ static int parse_index(struct ec_parser *p, const struct ec_tok *t,
 static int check_type(struct ec_parser *p, const struct ec_tok *t,
 		      const char *type);
 
+/* A module's name in "@MODULE": letters, digits, '_' and '-'. */
+static int valid_module(const char *s, size_t n)
+{
+	if (n == 0 || n > 63)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-')
+			return 0;
+	return 1;
+}
+
+/* "TYPE@MODULE*...": *MODULE (owned) and the type's text less "@MODULE"
+ * in *TYPE (owned). */
+static int split_module(struct ec_parser *p, const struct ec_tok *t,
+			const char *s, size_t n, char **type, char **module)
+{
+	const char *at = memchr(s, '@', n);
+	size_t tlen = at ? (size_t)(at - s) : n, mlen = 0;
+
+	if (at)
+		while (at + 1 + mlen < s + n && at[1 + mlen] != '*')
+			mlen++;
+	if (at && !valid_module(at + 1, mlen))
+		return fail_at(p, t, "'%.*s' in '%s' is not '@MODULE'",
+			       (int)(n - tlen), at, t->text);
+	*type = malloc(n + 1);
+	*module = at ? strndup(at + 1, mlen) : NULL;
+	if (!*type || (at && !*module))
+		return vs_err_oom(p->err, "out of memory");
+	memcpy(*type, s, tlen);
+	/* the stars after the module */
+	memcpy(*type + tlen, s + tlen + (at ? 1 + mlen : 0),
+	       n - tlen - (at ? 1 + mlen : 0));
+	(*type)[n - (at ? 1 + mlen : 0)] = '\0';
+	return 0;
+}
+
 /* A member's ":TYPE" (the text after the colon at S, N bytes) into PART. */
 static int parse_cast(struct ec_parser *p, const struct ec_tok *t,
 		      const char *s, size_t n, struct vs_ec_part *part)
@@ -215,9 +256,8 @@ static int parse_cast(struct ec_parser *p, const struct ec_tok *t,
 	if (n == 0)
 		return fail_at(p, t, "expected a type after ':' in '%s'",
 			       t->text);
-	part->cast = strndup(s, n);
-	if (!part->cast)
-		return vs_err_oom(p->err, "out of memory");
+	if (split_module(p, t, s, n, &part->cast, &part->cast_module) < 0)
+		return -1;
 	return check_type(p, t, part->cast);
 }
 
@@ -375,7 +415,17 @@ static int parse_size(struct ec_parser *p, struct vs_ec_erase *er)
 	return parse_expr(p, t, &er->size_expr);
 }
 
-/* After the "erase" keyword. ID: the loop's variable, or NULL. */
+/* Whether NAME is one of the enclosing loops' variables. */
+static int is_loop_var(const struct ec_parser *p, const char *name)
+{
+	for (unsigned i = 0; i < p->nids; i++)
+		if (strcmp(p->ids[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* After the "erase" keyword, in a loop of variable ID or at the top
+ * (ID NULL).  Inside loops the expression starts with a loop's variable. */
 static int parse_erase(struct ec_parser *p, struct vs_ec_erase *er,
 		       const char *id)
 {
@@ -383,7 +433,8 @@ static int parse_erase(struct ec_parser *p, struct vs_ec_erase *er,
 
 	if (!t || parse_expr(p, t, &er->target) < 0)
 		return -1;
-	if (id && strcmp(er->target.parts[0].name, id) != 0)
+	er->cmd = p->c->ncmds++;
+	if (id && !is_loop_var(p, er->target.parts[0].name))
 		return fail_at(p, t, "'%s' does not start with the loop's "
 			       "variable '%s'", t->text, id);
 	if (id && er->target.type)
@@ -398,18 +449,27 @@ static int parse_erase(struct ec_parser *p, struct vs_ec_erase *er,
 	return 0;
 }
 
-static int add_erase(struct ec_parser *p, struct vs_ec_rule *r,
-		     const char *id)
+/* A new item at the end of R's body (zeroed), or NULL. */
+static struct vs_ec_erase *new_item(struct ec_parser *p, struct vs_ec_rule *r)
 {
 	struct vs_ec_erase *ne = realloc(r->erases,
 					 (r->nerases + 1) * sizeof(*ne));
 
-	if (!ne)
-		return vs_err_oom(p->err, "out of memory");
+	if (!ne) {
+		vs_err_oom(p->err, "out of memory");
+		return NULL;
+	}
 	r->erases = ne;
 	memset(&ne[r->nerases], 0, sizeof(*ne));
-	r->nerases++;
-	return parse_erase(p, &ne[r->nerases - 1], id);
+	return &ne[r->nerases++];
+}
+
+static int add_erase(struct ec_parser *p, struct vs_ec_rule *r,
+		     const char *id)
+{
+	struct vs_ec_erase *er = new_item(p, r);
+
+	return er ? parse_erase(p, er, id) : -1;
 }
 
 /* STRUCT[:MEMBER] after KW ("within": MEMBER defaults to "list", as in
@@ -455,7 +515,7 @@ static int parse_percpu(struct ec_parser *p, struct vs_ec_rule *r,
 	return 0;
 }
 
-/* &SYMBOL, or a number (decimal or 0x hex). */
+/* &SYMBOL, &SYMBOL@MODULE, or a number (decimal or 0x hex). */
 static int parse_where_value(struct ec_parser *p, struct vs_ec_where *w)
 {
 	const struct ec_tok *t = take_name(p, "'&SYMBOL' or a number after "
@@ -467,10 +527,18 @@ static int parse_where_value(struct ec_parser *p, struct vs_ec_where *w)
 		return -1;
 	s = t->text;
 	if (s[0] == '&') {
-		if (!valid_ident(s + 1, strlen(s + 1)))
-			return fail_at(p, t, "'%s' is not '&SYMBOL'", s);
-		w->sym = strdup(s + 1);
-		return w->sym ? 0 : vs_err_oom(p->err, "out of memory");
+		const char *at = strchr(s, '@');
+		size_t n = at ? (size_t)(at - s - 1) : strlen(s + 1);
+
+		if (!valid_ident(s + 1, n) ||
+		    (at && !valid_module(at + 1, strlen(at + 1))))
+			return fail_at(p, t, "'%s' is not '&SYMBOL' or "
+				       "'&SYMBOL@MODULE'", s);
+		w->sym = strndup(s + 1, n);
+		w->sym_module = at ? strdup(at + 1) : NULL;
+		if (!w->sym || (at && !w->sym_module))
+			return vs_err_oom(p->err, "out of memory");
+		return 0;
 	}
 	if (!isdigit((unsigned char)s[0]))
 		return fail_at(p, t, "expected '&SYMBOL' or a number, found "
@@ -502,6 +570,20 @@ static int parse_where(struct ec_parser *p, struct vs_ec_rule *r)
 	w->negate = t->text[0] == '!';
 	p->pos++;
 	return parse_where_value(p, w);
+}
+
+/* "count EXPR": the loop walks EXPR elements; EXPR names an enclosing
+ * loop's variable or a global, not this loop's. */
+static int parse_count(struct ec_parser *p, struct vs_ec_rule *r)
+{
+	const struct ec_tok *t = take_name(p, "an expression after 'count'");
+
+	if (!t || parse_expr(p, t, &r->count) < 0)
+		return -1;
+	if (strcmp(r->count.parts[0].name, r->id) == 0)
+		return fail_at(p, t, "'count %s': the count cannot use the "
+			       "loop's own variable '%s'", t->text, r->id);
+	return 0;
 }
 
 static int parse_loop_head(struct ec_parser *p, struct vs_ec_rule *r)
@@ -543,6 +625,10 @@ static int parse_loop_head(struct ec_parser *p, struct vs_ec_rule *r)
 		p->pos++;
 		if (parse_percpu(p, r, list) < 0)
 			return -1;
+	} else if (is_word(peek(p), "count")) {
+		p->pos++;
+		if (parse_count(p, r) < 0)
+			return -1;
 	}
 	if (is_word(peek(p), "where")) {
 		p->pos++;
@@ -551,22 +637,49 @@ static int parse_loop_head(struct ec_parser *p, struct vs_ec_rule *r)
 	return 0;
 }
 
-static int parse_loop(struct ec_parser *p, struct vs_ec_rule *r)
+static int parse_loop(struct ec_parser *p, struct vs_ec_rule *r);
+
+/* A "for" inside R's body (T: the "for"): a nested rule, owned by the
+ * item. */
+static int add_nested(struct ec_parser *p, struct vs_ec_rule *r,
+		      const struct ec_tok *t)
+{
+	struct vs_ec_erase *it;
+
+	if (p->nids == EC_MAX_NEST)
+		return fail_at(p, t, "loops nest more than %d deep",
+			       EC_MAX_NEST);
+	it = new_item(p, r);
+	if (!it)
+		return -1;
+	it->loop = calloc(1, sizeof(*it->loop));
+	if (!it->loop)
+		return vs_err_oom(p->err, "out of memory");
+	it->loop->module = p->module;
+	it->loop->line = t->line;
+	p->pos++;
+	return parse_loop(p, it->loop);
+}
+
+static int parse_body(struct ec_parser *p, struct vs_ec_rule *r)
 {
 	const struct ec_tok *t;
 
-	if (parse_loop_head(p, r) < 0)
-		return -1;
 	for (;;) {
 		t = peek(p);
 		if (is_word(t, "endfor")) {
 			p->pos++;
 			break;
 		}
+		if (is_word(t, "for")) {
+			if (add_nested(p, r, t) < 0)
+				return -1;
+			continue;
+		}
 		if (!is_word(t, "erase"))
-			return fail_at(p, t, "expected 'erase' or 'endfor' in "
-				       "the loop of line %d%s%s%s", r->line,
-				       t ? ", found '" : "",
+			return fail_at(p, t, "expected 'erase', 'for' or "
+				       "'endfor' in the loop of line %d%s%s%s",
+				       r->line, t ? ", found '" : "",
 				       t ? t->text : "", t ? "'" : "");
 		p->pos++;
 		if (add_erase(p, r, r->id) < 0)
@@ -576,6 +689,22 @@ static int parse_loop(struct ec_parser *p, struct vs_ec_rule *r)
 		return fail_at(p, t, "the loop of line %d erases nothing",
 			       r->line);
 	return 0;
+}
+
+static int parse_loop(struct ec_parser *p, struct vs_ec_rule *r)
+{
+	int ret;
+
+	if (parse_loop_head(p, r) < 0)
+		return -1;
+	if (is_loop_var(p, r->id))
+		return fail_at(p, &p->toks[p->pos - 1], "the loop of line %d "
+			       "reuses the variable '%s' of a loop around it",
+			       r->line, r->id);
+	p->ids[p->nids++] = r->id;
+	ret = parse_body(p, r);
+	p->nids--;
+	return ret;
 }
 
 static struct vs_ec_rule *new_rule(struct ec_parser *p, int line)
@@ -638,32 +767,42 @@ static void free_expr(struct vs_ec_expr *e)
 	for (unsigned i = 0; e->parts && i < EC_MAX_PARTS; i++) {
 		free(e->parts[i].name);
 		free(e->parts[i].cast);
+		free(e->parts[i].cast_module);
 	}
 	free(e->parts);
 	free(e->text);
 	free(e->type);
 }
 
+/* What R owns (not R itself); nested loops at most EC_MAX_NEST deep. */
+static void free_rule(struct vs_ec_rule *r)
+{
+	for (unsigned j = 0; j < r->nerases; j++) {
+		if (r->erases[j].loop) {
+			free_rule(r->erases[j].loop);
+			free(r->erases[j].loop);
+		}
+		free_expr(&r->erases[j].target);
+		free_expr(&r->erases[j].size_expr);
+	}
+	free(r->erases);
+	free_expr(&r->list);
+	free_expr(&r->count);
+	free_expr(&r->where.expr);
+	free(r->where.sym);
+	free(r->where.sym_module);
+	free(r->id);
+	free(r->via);
+	free(r->within_struct);
+	free(r->within_member);
+}
+
 void vs_erase_config_free(struct vs_erase_config *c)
 {
 	if (!c)
 		return;
-	for (unsigned i = 0; i < c->nrules; i++) {
-		struct vs_ec_rule *r = &c->rules[i];
-
-		for (unsigned j = 0; j < r->nerases; j++) {
-			free_expr(&r->erases[j].target);
-			free_expr(&r->erases[j].size_expr);
-		}
-		free(r->erases);
-		free_expr(&r->list);
-		free_expr(&r->where.expr);
-		free(r->where.sym);
-		free(r->id);
-		free(r->via);
-		free(r->within_struct);
-		free(r->within_member);
-	}
+	for (unsigned i = 0; i < c->nrules; i++)
+		free_rule(&c->rules[i]);
 	free(c->rules);
 	for (unsigned i = 0; i < c->nmodules; i++)
 		free(c->modules[i]);

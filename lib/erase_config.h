@@ -6,13 +6,16 @@
  * that against lib/typeinfo.h).  Grammar (doc/erase.md):
  *
  *   file    := { "[" MODULE "]" | command }
- *   command := erase | "for" ID "in" EXPR [ "via" MEMBER
+ *   command := erase | loop
+ *   loop    := "for" ID "in" EXPR [ "via" MEMBER
  *              | "within" STRUCT [":" MEMBER] | "rbtree" STRUCT ":" MEMBER
- *              | "percpu" ] [ where ] { erase } "endfor"
- *   where   := "where" EXPR ("==" | "!=") ("&" SYMBOL | NUMBER)
+ *              | "percpu" | "count" EXPR ] [ where ]
+ *              { erase | loop } "endfor"       (loops nest 4 deep)
+ *   where   := "where" EXPR ("==" | "!=") ("&" SYMBOL ["@" MODULE] | NUMBER)
  *   erase   := "erase" EXPR [ "size" (NUMBER[K|M] | EXPR) | "nullify" ]
- *   EXPR    := NAME[":" TYPE] { "." NAME[":" TYPE] } , each NAME with an
- *              optional "[" INDEX "]" (vmsift's array indexing)
+ *   EXPR    := NAME[":" TYPE] { "." NAME[":" TYPE ["@" MODULE] ["*"...]] },
+ *              each NAME with an optional "[" INDEX "]" (vmsift's array
+ *              indexing)
  *
  * vmsift's extensions: TYPE after the first NAME is the type of a global
  * the source cannot tell (BTF), "task_struct", "struct task_struct",
@@ -20,7 +23,10 @@
  * user_key_payload*").  "rbtree" walks a struct rb_root, "percpu" every
  * possible CPU's copy of a per-CPU variable, "where" keeps the loop's
  * elements whose pointer or integer EXPR equals (or not) a global's
- * address or a number.  '#' starts
+ * address or a number.  "count EXPR" walks EXPR[0..EXPR) of an array
+ * or a pointer whose length is an integer member; "@MODULE" names
+ * another module's type in a cast or symbol in a "where" ("vmlinux": the
+ * kernel's).  '#' starts
  * a comment; tokens are separated by blanks and may span lines, as in
  * makedumpfile.  Errors name the file, the line and the column.
  */
@@ -39,6 +45,7 @@ struct vs_ec_part {
 	char *name;
 	uint64_t index;              /* [N], or VS_EC_NO_INDEX */
 	char *cast;                  /* a member's ":TYPE", or NULL */
+	char *cast_module;           /* its "@MODULE", or NULL: the section's */
 };
 
 struct vs_ec_expr {
@@ -56,7 +63,13 @@ enum vs_ec_size {
 	VS_EC_NULLIFY,
 };
 
+struct vs_ec_rule;
+
+/* One item of a rule's body: an erase, or a nested loop (LOOP set, the
+ * rest unused). */
 struct vs_ec_erase {
+	struct vs_ec_rule *loop;     /* a nested "for", owned; or NULL */
+	unsigned cmd;                /* the erase's number in the file */
 	struct vs_ec_expr target;
 	enum vs_ec_size size_kind;
 	uint64_t size;               /* VS_EC_SIZE_NUM */
@@ -76,6 +89,7 @@ struct vs_ec_where {
 	struct vs_ec_expr expr;      /* parts == NULL: no "where" */
 	int negate;                  /* "!=" */
 	char *sym;                   /* "&SYM", or NULL: VALUE */
+	char *sym_module;            /* "&SYM@MODULE", or NULL: the section's */
 	uint64_t value;
 };
 
@@ -84,6 +98,7 @@ struct vs_ec_rule {
 	enum vs_ec_loop loop;
 	char *id;                    /* the iteration variable */
 	struct vs_ec_expr list;      /* what "in" names */
+	struct vs_ec_expr count;     /* "count EXPR": parts == NULL: none */
 	char *via;                   /* VS_EC_LOOP: NULL for arrays/default */
 	char *within_struct, *within_member;  /* also rbtree's */
 	struct vs_ec_where where;
@@ -95,6 +110,7 @@ struct vs_ec_rule {
 struct vs_erase_config {
 	struct vs_ec_rule *rules;
 	unsigned nrules;
+	unsigned ncmds;              /* erase commands, nested ones too */
 	char **modules;              /* section names, owned */
 	unsigned nmodules;
 };

@@ -173,25 +173,40 @@ t_btf_refused() {
 	case $msg in *"'__start_BTF'"*) ;; *) echo "message: $msg"; return 1 ;; esac
 }
 
+# btf_dm_ko VMLINUX: the -dbg package's dm-mod.ko and dm-crypt.ko beside
+# VMLINUX (its DWARF, for drgn), as "--ko PATH" pairs.
+btf_dm_ko() {
+	local rel=${1##*/vmlinux-} d
+	d=$(dirname "$1")/usr/lib/debug/lib/modules/$rel/kernel/drivers/md
+	[ -f "$d/dm-mod.ko" ] && [ -f "$d/dm-crypt.ko" ] ||
+		{ echo "no dm-mod.ko, dm-crypt.ko in $d" >&2; return 1; }
+	echo "--ko $d/dm-mod.ko --ko $d/dm-crypt.ko"
+}
+
 # t_btf_erase_secrets VMCORE [keys]: the shipped rules
 # (data/erase/secrets.conf) resolved from the dump's own kallsyms and BTF
 # (no -x) erase what drgn and DWARF say the secrets are (base_crng,
 # input_pool, each possible CPU's crngs.key, every user and logon key's
 # payload; with "keys", the secrets guest's known user and logon key
-# payloads of lib.sh must be among them), in every
+# payloads of lib.sh must be among them, and its dm-crypt mapping's key,
+# cipher context and AES key schedule, found by drgn with dm-mod.ko and
+# dm-crypt.ko's DWARF, the known key among them), in every
 # format: kdump (lzo), ELF, flattened rebuilt with -R, a split set
 # reassembled; secrets-dwarf.conf with -x (DWARF) erases the same bytes;
 # crash still opens the kdump one (tests/harness/crash-check, the -dbg
 # vmlinux).
 t_btf_erase_secrets() {
 	local in=$1 vml o=$work/out/sec conf=$top/data/erase/secrets.conf
-	local keys=()
+	local keys=() ko
+	vml=$(btf_dbg_vmlinux "$in") || return 1
 	if [ "${2:-}" = keys ]; then
 		# shellcheck source=/dev/null
 		. "$top/tests/harness/lib.sh"
-		keys=(--key "$SECRET_USER_KEY" --key "$SECRET_LOGON_KEY")
+		ko=$(btf_dm_ko "$vml") || return 1
+		# shellcheck disable=SC2206 # two "--ko PATH" pairs, no blanks
+		keys=(--key "$SECRET_USER_KEY" --key "$SECRET_LOGON_KEY"
+		      --dm-key "$SECRET_DM_KEY" $ko)
 	fi
-	vml=$(btf_dbg_vmlinux "$in") || return 1
 	mkdir -p "$work/out"
 	rm -f "$o".*
 	"$top/vmsift" --config "$conf" -l -d 31 "$in" "$o.kdump" > /dev/null || return 1
@@ -249,9 +264,12 @@ t_btf_secrets_present() {
 }
 
 # t_btf_secrets_grep DUMP: the known payloads of the secrets guest's user
-# and logon keys (lib.sh) are in DUMP's decompressed pages, and in none
+# and logon keys and its dm-crypt key (lib.sh) are in DUMP's decompressed
+# pages, and in none
 # after data/erase/secrets.conf (BTF) or secrets-dwarf.conf (-x), each
-# page read by libkdumpfile (tests/tools/page_grep.py).
+# page read by libkdumpfile (tests/tools/page_grep.py).  The dm-crypt
+# key's bytes are in two places, crypt_config.key and the first words of
+# the AES key schedule: either rule missing leaves one.
 t_btf_secrets_grep() {
 	local in=$1 vml o=$work/out/secgrep f
 	# shellcheck source=/dev/null
@@ -264,10 +282,10 @@ t_btf_secrets_grep() {
 	"$top/vmsift" -x "$vml" --config "$top/data/erase/secrets-dwarf.conf" \
 		-l -d 31 "$in" "$o.x" > /dev/null || return 1
 	"$btf_py" "$top/tests/tools/page_grep.py" "$in" "$SECRET_USER_KEY" \
-		"$SECRET_LOGON_KEY" > "$o.in.n" || return 1
+		"$SECRET_LOGON_KEY" "$SECRET_DM_KEY" > "$o.in.n" || return 1
 	for f in btf x; do
 		"$btf_py" "$top/tests/tools/page_grep.py" "$o.$f" "$SECRET_USER_KEY" \
-			"$SECRET_LOGON_KEY" > "$o.$f.n" || return 1
+			"$SECRET_LOGON_KEY" "$SECRET_DM_KEY" > "$o.$f.n" || return 1
 	done
 	awk '$1 == 0 { print "not in the unerased dump: " $0; bad = 1 }
 	     END { exit bad }' "$o.in.n" || return 1
@@ -311,6 +329,23 @@ t_btf_ktls_where() {
 		--rx "$SECRET_KTLS_RX_KEY" "$in" "$vml" "$kdir/net/tls/tls.ko" \
 		"$kdir/crypto/gcm.ko" > "$out" || { cat "$out"; return 1; }
 	[ "$(wc -l < "$out")" = 4 ] || { echo "not one kTLS socket with two directions:"; cat "$out"; return 1; }
+# t_btf_dmcrypt_same VMCORE: secrets.conf and secrets-dwarf.conf hold the
+# same [dm_mod] rules, and those rules write the same dump, eraseinfo
+# included, from the modules' BTF in the dump as from their .ko DWARF
+# (-x), byte for byte; what they erased is checked by the two tests
+# above.
+t_btf_dmcrypt_same() {
+	local in=$1 vml o=$work/out/dmsame d=$top/data/erase
+	vml=$(btf_dbg_vmlinux "$in") || return 1
+	mkdir -p "$work/out"
+	rm -f "$o".*
+	sed -n '/^\[dm_mod\]/,/^\[vmlinux\]/p' "$d/secrets.conf" > "$o.conf"
+	sed -n '/^\[dm_mod\]/,/^\[vmlinux\]/p' "$d/secrets-dwarf.conf" |
+		diff "$o.conf" - || { echo "the files' [dm_mod] rules differ"; return 1; }
+	grep -q 'crypt_target@dm_crypt' "$o.conf" || { echo "no dm-crypt rules"; return 1; }
+	"$top/vmsift" --config "$o.conf" -l -d 31 "$in" "$o.btf" > /dev/null || return 1
+	"$top/vmsift" -x "$vml" --config "$o.conf" -l -d 31 "$in" "$o.x" > /dev/null || return 1
+	cmp "$o.btf" "$o.x"
 }
 
 btf_tests() {
@@ -344,6 +379,7 @@ btf_tests() {
 		else
 			log "# skipped: btf_ktls_where (tls.ko and gcm.ko's DWARF: VMSIFT_ERASE_FULL=1 extracts them)"
 		fi
+		run_test btf_dmcrypt_same t_btf_dmcrypt_same "$sec"
 	else
 		run_test btf_erase_secrets_x86_64 t_btf_erase_secrets "$x86"
 		log "# skipped: the secrets vmcore (tests/data/secrets/kdump-secrets-384M.vmcore.zst missing, or VMSIFT_SECRETS=1 could not make the big one)"

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""erased_check.py [--key TEXT]... RAW VMLINUX DUMP... - the shipped
+"""erased_check.py [--key TEXT]... [--dm-key TEXT --ko KO...] RAW VMLINUX
+DUMP... - the shipped
 secrets rules (data/erase/secrets.conf) applied to RAW gave each DUMP the
 right bytes.
 
@@ -12,8 +13,17 @@ user_key_payload).  In RAW they hold data (not all zeros, not all 'X');
 in every DUMP, read back by libkdumpfile, they are all 'X'
 (makedumpfile's erase byte) and the 64 bytes on either side are RAW's.
 --key TEXT: one of the user or logon keys' payloads is TEXT (the
-harness's known keys), so the check cannot pass by finding no key.  Exit
-0, or 1 with what differed.
+harness's known keys), so the check cannot pass by finding no key.
+--dm-key TEXT with --ko dm-mod.ko --ko dm-crypt.ko (their DWARF, from the
+-dbg package): the dm-crypt mappings' secrets too, found by drgn from
+dm_mod's name_rb_tree (each struct hash_cell's md->map, a struct
+dm_table, its num_targets targets; a target of dm_crypt's crypt_target
+type has a struct crypt_config): the key (key_size bytes), each cipher
+transform's context (cra_ctxsize bytes), and the block cipher's context
+behind a template over one (the AES key schedule); one key must be TEXT
+and one schedule must start with TEXT (AES-256's expanded key begins
+with the key), so the check cannot pass by finding no mapping.  Exit 0,
+or 1 with what differed.
 """
 import sys
 
@@ -43,6 +53,61 @@ def key_payloads(prog):
                p.data.address_, n, prog.read(p.data.address_, n))
 
 
+def dm_tables(prog):
+    """Each mapped device's live struct dm_table."""
+    root = prog["name_rb_tree"].address_of_()
+    for hc in rbtree_inorder_for_each_entry("struct hash_cell", root,
+                                            "name_node"):
+        table = drgn.cast("struct dm_table *", hc.md.map)
+        if table.value_():
+            yield hc.name.string_().decode(), table
+
+
+def tfm_contexts(prog, name, cc):
+    """(name, address, size, bytes) of each transform's context and of
+    the block cipher's context behind a template instance over one."""
+    tmpl = prog["crypto_cbc_tmpl"].address_
+    for i in range(cc.tfms_count.value_()):
+        tfm = cc.cipher_tfm.tfms[i].base
+        size = tfm.__crt_alg.cra_ctxsize.value_()
+        yield ("%s tfm %d context" % (name, i), tfm.__crt_ctx.address_,
+               size, None)
+        inst = drgn.cast("struct crypto_instance *", tfm.__crt_alg)
+        if inst.tmpl.value_() != tmpl:
+            continue
+        child = drgn.cast("struct crypto_cipher *", tfm.__crt_ctx[0]).base
+        size = child.__crt_alg.cra_ctxsize.value_()
+        yield ("%s tfm %d cipher %s schedule" % (name, i,
+               child.__crt_alg.cra_driver_name.string_().decode()),
+               child.__crt_ctx.address_, size,
+               prog.read(child.__crt_ctx.address_, size))
+
+
+def dm_secrets(prog, dm_key):
+    """(name, address, size) of every dm-crypt key and key schedule; one
+    key is DM_KEY and one schedule starts with it."""
+    out, keys, scheds = [], set(), set()
+    crypt = prog["crypt_target"].address_
+    for name, table in dm_tables(prog):
+        for i in range(table.num_targets.value_()):
+            ti = table.targets[i]
+            if ti.type.value_() != crypt:
+                continue
+            cc = drgn.cast("struct crypt_config *", ti.private)
+            n = cc.key_size.value_()
+            out.append(("dm %s key" % name, cc.key.address_, n))
+            keys.add(prog.read(cc.key.address_, n))
+            for ctx in tfm_contexts(prog, "dm " + name, cc):
+                out.append(ctx[:3])
+                if ctx[3] is not None:
+                    scheds.add(ctx[3][:len(dm_key)])
+    if dm_key not in keys or dm_key not in scheds:
+        print("no dm-crypt key (%d found) or key schedule (%d found) holds "
+              "%r" % (len(keys), len(scheds), dm_key))
+        sys.exit(1)
+    return out
+
+
 def secrets(prog, want):
     out = []
     for sym, member in (("base_crng", "key"), ("input_pool", "hash")):
@@ -65,16 +130,24 @@ def secrets(prog, want):
 
 def main():
     args = sys.argv[1:]
-    want = []
-    while args[:1] == ["--key"]:
-        want.append(args[1].encode())
+    want, kos, dm_key = [], [], None
+    while args[:1] in (["--key"], ["--dm-key"], ["--ko"]):
+        if args[0] == "--key":
+            want.append(args[1].encode())
+        elif args[0] == "--ko":
+            kos.append(args[1])
+        else:
+            dm_key = args[1].encode()
         args = args[2:]
     raw, vmlinux, dumps = args[0], args[1], args[2:]
     prog = drgn.Program()
     prog.set_core_dump(raw)
-    prog.load_debug_info([vmlinux])
+    prog.load_debug_info([vmlinux] + kos)
     bad = 0
-    for name, addr, size in secrets(prog, want):
+    found = secrets(prog, want)
+    if dm_key is not None:
+        found += dm_secrets(prog, dm_key)
+    for name, addr, size in found:
         ref = prog.read(addr - PAD, size + 2 * PAD)
         secret = ref[PAD:PAD + size]
         if secret in (b"\0" * size, b"X" * size):
@@ -82,7 +155,7 @@ def main():
             # and 7.3 guests have one): still checked erased below; the
             # known keys (--key) are what proves the check is not empty.
             print("%s in %s holds no data: %r" % (name, raw, secret[:16]))
-            bad += " key " not in name
+            bad += " key " not in name and not name.startswith("dm ")
         for path in dumps:
             k = kdumpfile.kdumpfile(path)
             k.attr["addrxlat.ostype"] = "linux"

@@ -173,7 +173,7 @@ static void test_parse_errors(void)
 		{ "erase a size 12Q", "t.conf:1:14: bad size '12Q'" },
 		{ "erase a.9b", "t.conf:1:7: '9b' in 'a.9b' is not a name" },
 		{ "erase a[x]", "bad index '[x]'" },
-		{ "for t in x\nerase t.comm\n", "at the end of the file: expected 'erase' or 'endfor'" },
+		{ "for t in x\nerase t.comm\n", "at the end of the file: expected 'erase', 'for' or 'endfor'" },
 		{ "for t in x\nerase u.comm\nendfor", "t.conf:2:7: 'u.comm' does not start with the loop's variable 't'" },
 		{ "for t x", "t.conf:1:7: expected 'in' after 'for t'" },
 		{ "for t in x within :y\nerase t\nendfor", "expected STRUCT:MEMBER after 'within'" },
@@ -197,6 +197,19 @@ static void test_parse_errors(void)
 		{ "erase a.b:", "t.conf:1:7: expected a type after ':' in 'a.b:'" },
 		{ "erase a.b:c-d.e", "'c-d' in 'a.b:c-d.e' is not a type name" },
 		{ "erase a.b[1]:c*[2]", "'c*[2]' in 'a.b[1]:c*[2]' is not a type name" },
+		{ "for t in x count\nerase t\nendfor", "t.conf:2:1: expected an expression after 'count', found 'erase'" },
+		{ "for t in x count t.n\nerase t\nendfor", "t.conf:1:18: 'count t.n': the count cannot use the loop's own variable 't'" },
+		{ "for t in x count 3\nerase t\nendfor", "t.conf:1:18: '3' in '3' is not a name" },
+		{ "for t in x\n for t in y\n  erase t\n endfor\nendfor", "t.conf:2:11: the loop of line 2 reuses the variable 't'" },
+		{ "for a in x\nfor b in x\nfor c in x\nfor d in x\nfor e in x\nerase e\nendfor\nendfor\nendfor\nendfor\nendfor", "t.conf:5:1: loops nest more than 4 deep" },
+		{ "for t in x\n for u in t.y\n  erase v\n endfor\nendfor", "t.conf:3:9: 'v' does not start with the loop's variable 'u'" },
+		{ "for t in x\n for u in t.y\n  erase t\n", "at the end of the file: expected 'erase', 'for' or 'endfor' in the loop of line 2" },
+		{ "erase a.b:c@\n", "t.conf:1:7: '@' in 'a.b:c@' is not '@MODULE'" },
+		{ "erase a.b:c@d.e*\n", "t.conf:1:7: 'e*' in 'a.b:c@d.e*' is not a name" },
+		{ "erase a.b:c@m/x*\n", "'@m/x*' in 'a.b:c@m/x*' is not '@MODULE'" },
+		{ "for k in x where k.t == &a@\nerase k\nendfor", "t.conf:1:25: '&a@' is not '&SYMBOL' or '&SYMBOL@MODULE'" },
+		{ "for k in x where k.t == &a@b@c\nerase k\nendfor", "'&a@b@c' is not '&SYMBOL'" },
+		{ "erase count", "t.conf:1:7: expected a symbol after 'erase', found 'count'" },
 	};
 	struct vs_erase_config *c;
 	struct vs_error err;
@@ -406,6 +419,115 @@ static void test_additions(struct world *w)
 		    "&key_type_nope': no symbol 'key_type_nope'");
 }
 
+/* A [module] source for "@MODULE": "kmod" is the world's own types and
+ * symbols, "absent" is not loaded, anything else fails. */
+static int world_module(void *ctx, const char *name,
+			const struct vs_typeinfo **ti, struct vs_error *err)
+{
+	const struct world *w = ctx;
+
+	if (strcmp(name, "kmod") == 0) {
+		*ti = &w->ti;
+		return 0;
+	}
+	if (strcmp(name, "absent") == 0)
+		return 1;
+	return vs_err(err, "no debug information for module '%s'", name);
+}
+
+/* "count" loops, nested loops, "@MODULE" (the dm-crypt rules' forms). */
+static void test_count_nest_module(struct world *w)
+{
+	static const uint64_t arr[][3] = {
+		{ O_ARR + M_COMM, 16, 0 }, { O_ARR + TSZ + M_COMM, 16, 0 },
+		{ O_ARR + 2 * TSZ + M_COMM, 16, 0 } };
+	static const uint64_t fromb[][3] = {
+		{ O_B + M_COMM, 16, 0 }, { O_B + TSZ + M_COMM, 16, 0 },
+		{ O_B + 2 * TSZ + M_COMM, 16, 0 } };
+	static const uint64_t ptrs[][3] = {
+		{ O_A + M_COMM, 16, 0 }, { O_B + M_COMM, 16, 0 } };
+	static const uint64_t nest[][3] = {
+		{ O_K1 + M_SNODE, 0x18, 0 }, { O_CPU0, 32, 0 },
+		{ O_CPU2, 32, 0 }, { O_K4 + M_SNODE, 0x18, 0 } };
+	static const uint64_t bytes[][3] = {
+		{ O_P4 + UP_DATA, 1, 0 }, { O_P4 + UP_DATA + 1, 1, 0 },
+		{ O_P4 + UP_DATA + 2, 1, 0 }, { O_P4 + UP_DATA + 3, 1, 0 },
+		{ O_P4 + UP_DATA + 4, 1, 0 } };
+	static const uint64_t user[][3] = {
+		{ O_P1 + UP_DATA, 10, 0 }, { O_P4 + UP_DATA, 5, 0 } };
+	static const uint64_t user5[][3] = {
+		{ O_P1 + UP_DATA, 5, 0 }, { O_P4 + UP_DATA, 5, 0 } };
+	struct vs_erase_modules mods = { w, world_module };
+
+	/* an array, its first nr_cpu_ids (3) elements */
+	expect(w, "for t in arr count nr_cpu_ids\n erase t.comm\nendfor", 3,
+	       arr);
+	/* a pointer to the first of 3 */
+	expect(w, "for t in ptrs[2] count nr_cpu_ids\n erase t.comm\nendfor",
+	       3, fromb);
+	/* an array of pointers: NULL skipped */
+	expect(w, "for t in ptrs count nr_cpu_ids\n erase t.comm\nendfor", 2,
+	       ptrs);
+	/* a count of 0, a NULL list */
+	w->mem.b[O_NCPU] = 0;
+	expect(w, "for t in arr count nr_cpu_ids\n erase t.comm\nendfor", 0,
+	       NULL);
+	make_kernel(&w->mem);
+	expect(w, "for t in init_task.next.cred count nr_cpu_ids\n"
+	       " erase t\nendfor", 0, NULL);
+	/* nested: the inner body sees both variables; the outer "where"
+	 * holds across the inner loop */
+	expect(w, "for k in key_serial_tree rbtree key:serial_node where "
+	       "k.type == &key_type_user\n for c in crngs percpu\n"
+	       "  erase k.serial_node\n  erase c.key\n endfor\nendfor", 4,
+	       nest);
+	/* the count from the outer loop's variable: K4's 5 bytes, one by
+	 * one (the outer "where" keeps K4 only) */
+	expect(w, "for k in key_serial_tree rbtree key:serial_node where "
+	       "k.payload.data[0]:user_key_payload*.datalen == 5\n"
+	       " for b in k.payload.data[0]:user_key_payload*.data count "
+	       "k.payload.data[0]:user_key_payload*.datalen\n  erase b\n"
+	       " endfor\nendfor", 5, bytes);
+	expect_fail(w, "for t in arr count init_task.keylen\n erase t.comm\n"
+		    "endfor", "'arr' has 3 elements, not 24 ('count "
+		    "init_task.keylen')");
+	expect_fail(w, "for t in arr count init_task.comm\n erase t\nendfor",
+		    "'count init_task.comm' is not an integer");
+	expect_fail(w, "for t in init_task.key count nr_cpu_ids\n erase t\n"
+		    "endfor", "'init_task.key': elements of no size");
+	expect_fail(w, "for t in init_task count nr_cpu_ids\n erase t\n"
+		    "endfor", "'init_task' is not an array or a pointer");
+	w->opts.max_iter = 2;
+	expect_fail(w, "for t in arr count nr_cpu_ids\n erase t.comm\nendfor",
+		    "'count nr_cpu_ids' is 3: over 2 elements");
+	w->opts.max_iter = 0;
+	/* a wild pointer met in the inner loop: the error names its line */
+	make_kernel(&w->mem);
+	put64(&w->mem, O_K4 + M_PAYLD, 0x1234);
+	expect_fail(w, "for k in key_serial_tree rbtree key:serial_node\n"
+		    " for b in k.payload.data[0]:user_key_payload*.data count "
+		    "k.payload.data[0]:user_key_payload*.datalen\n  erase b\n"
+		    " endfor\nendfor", "the loop at line 2");
+	make_kernel(&w->mem);
+	/* @MODULE: without module sources, with them */
+	expect_fail(w, USER_RULE("==", "key_type_user@kmod"),
+		    "'@kmod': no source of module symbols");
+	expect(w, USER_RULE("==", "key_type_user@vmlinux"), 2, user);
+	w->opts.modules = &mods;
+	expect(w, USER_RULE("==", "key_type_user@kmod"), 2, user);
+	expect(w, USER_RULE("==", "key_type_user@absent"), 0, NULL);
+	expect(w, "for k in key_serial_tree rbtree key:serial_node where "
+	       "k.type == &key_type_user\n erase k.payload.data[0]:"
+	       "user_key_payload@kmod*.data size 5\nendfor", 2, user5);
+	expect_fail(w, "erase init_task.key:cred@absent*", "'key:cred*@absent': "
+		    "no module 'absent' loaded in the dump");
+	expect_fail(w, "erase init_task.key:cred@other*", "module 'other': no "
+		    "debug information for module 'other'");
+	expect_fail(w, USER_RULE("==", "key_type_nope@kmod"), "'where ... "
+		    "&key_type_nope@kmod'");
+	w->opts.modules = NULL;
+}
+
 static void test_bad_trees_and_cpus(struct world *w)
 {
 	/* K4's right child is K2: a cycle, ever deeper */
@@ -578,6 +700,14 @@ static int write_seeds(const char *dir)
 		USER_RULE("==", "key_type_user") USER_RULE("!=", "key_type_logon"),
 		"for c in crngs:crng percpu where c.generation != 0\n"
 		" erase c.key\nendfor\nerase init_task.key:cred*\n",
+		"for k in key_serial_tree rbtree key:serial_node where k.type "
+		"== &key_type_user@vmlinux\n for b in k.payload.data[0]:"
+		"user_key_payload@vmlinux*.data count k.payload.data[0]:"
+		"user_key_payload*.datalen\n  erase b\n endfor\n"
+		" for c in crngs percpu\n  erase c.key\n endfor\nendfor\n"
+		"for t in ptrs count nr_cpu_ids where t.next == 0\n"
+		" erase t.comm\nendfor\nfor t in ptrs[2] count nr_cpu_ids\n"
+		" erase t.cred nullify\nendfor\n",
 	};
 	struct world *w = calloc(1, sizeof(*w));
 
@@ -612,6 +742,7 @@ int main(int argc, char **argv)
 	test_parse_additions();
 	world_init(&w);
 	test_additions(&w);
+	test_count_nest_module(&w);
 	test_bad_trees_and_cpus(&w);
 	test_lone_erases(&w);
 	test_loops(&w);
