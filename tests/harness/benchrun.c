@@ -10,6 +10,11 @@
  *                                            it to COPY: /proc/vmcore copied
  *                                            without its per-page read path)
  *
+ * BENCHRUN_MAX_MB=N (environment) stops --read and --mmap without COPY after
+ * the first N MiB: the raw read rates of a large /proc/vmcore, measured on
+ * its first part (the copy is always whole).  BENCHRUN_TIMEOUT=S ends PROG
+ * with SIGALRM after S seconds (exit status 142 in the row): one stuck run
+ * does not take the whole benchmark's time.
  * Appends one tab-separated row to TSV:
  *   LABEL  exit-status  wall-s  user-s  sys-s  peak-RSS-KiB  bytes
  * wall from CLOCK_MONOTONIC around fork/exec and wait4 (or the read);
@@ -63,6 +68,10 @@ static int run(char **argv, struct rusage *ru, long long *bytes)
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
+		const char *limit = getenv("BENCHRUN_TIMEOUT");
+
+		if (limit)
+			alarm((unsigned)atoi(limit));   /* kept across execv */
 		execv(argv[0], argv);
 		fprintf(stderr, "benchrun: cannot run %s: %s\n", argv[0],
 			strerror(errno));
@@ -98,9 +107,9 @@ static int put(int out, const void *p, size_t len)
 	return 0;
 }
 
-/* Read FILE whole with read() (MAP 0) or through mmap windows (MAP 1),
- * writing it to OUT when OUT >= 0. */
-static int slurp(const char *path, int map, int out, long long *bytes)
+/* Read FILE whole, or its first MAX bytes when MAX > 0, with read() (MAP 0)
+ * or through mmap windows (MAP 1), writing it to OUT when OUT >= 0. */
+static int slurp(const char *path, int map, int out, off_t max, long long *bytes)
 {
 	int fd = open(path, O_RDONLY);
 	uint64_t *buf = NULL, s = 0;
@@ -111,13 +120,16 @@ static int slurp(const char *path, int map, int out, long long *bytes)
 		return fprintf(stderr, "benchrun: %s: %s\n", path, strerror(errno)), 1;
 	if (!map) {
 		buf = malloc(CHUNK);
-		while (buf && (n = read(fd, buf, CHUNK)) > 0) {
+		while (buf && (!max || off < max) && (n = read(fd, buf, CHUNK)) > 0) {
 			s += sum(buf, (size_t)n);
 			off += n;
 		}
 		free(buf);
 	} else {
 		off_t size = lseek(fd, 0, SEEK_END);   /* /proc/vmcore has one */
+
+		if (max && size > max)
+			size = max;
 
 		for (; off < size; off += WINDOW) {
 			size_t len = size - off < (off_t)WINDOW ? (size_t)(size - off) : WINDOW;
@@ -152,8 +164,8 @@ int main(int argc, char **argv)
 	long long bytes = -1;
 	double t0, t1;
 	FILE *tsv;
+	const char *max_mb = getenv("BENCHRUN_MAX_MB");
 	int rc, out = -1;
-
 
 	if (argc < 5 || (strcmp(argv[3], "--") && argc > 6)) {
 		fprintf(stderr, "usage: benchrun TSV LABEL -- PROG ARGS... OUT\n"
@@ -166,7 +178,8 @@ int main(int argc, char **argv)
 	else if (!strcmp(argv[3], "--read") || !strcmp(argv[3], "--mmap")) {
 		if (argc == 6 && (out = open(argv[5], O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0)
 			return fprintf(stderr, "benchrun: %s: %s\n", argv[5], strerror(errno)), 1;
-		rc = slurp(argv[4], argv[3][2] == 'm', out, &bytes);
+		rc = slurp(argv[4], argv[3][2] == 'm', out,
+			   out < 0 && max_mb ? (off_t)atoll(max_mb) << 20 : 0, &bytes);
 		if (out >= 0 && (fsync(out) < 0 || close(out) < 0))
 			rc = 1;
 	}

@@ -43,8 +43,12 @@ mount -t ext4 /dev/vda /mnt/disk || fail "mount /dev/vda"
 # with CPU 1 online and offline, BENCH_REPEAT rounds, every other round in
 # reverse order (/bench-specs.rev); /bin/benchrun appends a row a run to
 # out/bench.tsv (WHERE|CPUS|ROUND|CASE|TOOL|THREADS|ACCESS, then exit
-# status, wall, user, sys, RSS, output bytes).  Outputs are removed after
-# each run, the page cache dropped before it.
+# status, wall, user, sys, RSS, output bytes), and prints it on the console
+# ("HARNESS: row ...": the host keeps the rows of a run it had to stop).
+# Outputs are removed after each run, the page cache dropped before it.
+# BENCH_RAW_MB: the raw read rates on the first MB MiB only (0: whole);
+# BENCH_TIMEOUT: seconds after which a run is ended (0: none).
+row() { say "row: $(tail -n1 $out/bench.tsv)"; }
 bench_pass() {  # INPUT WHERE ROUND CPUS
 	list=/bench-specs
 	[ $(($3 % 2)) = 0 ] && list=/bench-specs.rev
@@ -54,10 +58,11 @@ bench_pass() {  # INPUT WHERE ROUND CPUS
 		rm -f /mnt/disk/bench.out
 		sync
 		echo 3 > /proc/sys/vm/drop_caches
-		/bin/benchrun $out/bench.tsv "$2|$4|$3|$case|$tool|$threads|$access" \
+		BENCHRUN_TIMEOUT=${BENCH_TIMEOUT:-0} /bin/benchrun $out/bench.tsv "$2|$4|$3|$case|$tool|$threads|$access" \
 			-- /bin/$bin $args "$1" /mnt/disk/bench.out \
 			< /dev/null > /dev/null 2>> $out/bench.log
 		say "bench: $2 cpus=$4 round $3: $tool $args -> exit $? ($(tail -n1 $out/bench.tsv | cut -f3) s)"
+		row
 	done < $list
 	rm -f /mnt/disk/bench.out
 }
@@ -73,18 +78,34 @@ bench() {
 	say "bench: $(grep -c ^processor /proc/cpuinfo) CPU(s), $BENCH_REPEAT round(s), $(grep MemTotal /proc/meminfo)"
 	for how in read mmap; do
 		echo 3 > /proc/sys/vm/drop_caches
-		/bin/benchrun $out/bench.tsv "vmcore|0|0|raw|$how|0|$how" --$how /proc/vmcore 2>> $out/bench.log
+		BENCHRUN_MAX_MB=${BENCH_RAW_MB:-0} /bin/benchrun $out/bench.tsv "vmcore|0|0|raw|$how|0|$how" --$how /proc/vmcore 2>> $out/bench.log
 		say "bench: $how /proc/vmcore -> $(tail -n1 $out/bench.tsv | cut -f3,7)"
+		row
 	done
-	# the copy through mmap: read() takes each page through its own
-	# ioremap, many times slower under TCG (the rows above)
+	# The copy on ext4 on /dev/pmem0 (BENCH_FILE=pmem: virtio-pmem, host
+	# memory mapped into the guest) or on the virtio disk; through mmap:
+	# read() takes each page through its own ioremap.
+	copy=/mnt/disk/vmcore.copy
+	if [ "$BENCH_FILE" = pmem ]; then
+		i=0
+		while [ ! -b /dev/pmem0 ]; do
+			i=$((i + 1))
+			[ $i -le 100 ] || fail "virtio-pmem /dev/pmem0 never appeared"
+			sleep 0.1
+		done
+		mkdir -p /mnt/pmem
+		mount -t ext4 /dev/pmem0 /mnt/pmem || fail "mount /dev/pmem0"
+		copy=/mnt/pmem/vmcore.copy
+	fi
 	/bin/benchrun $out/bench.tsv "file|0|0|raw|copy|0|mmap" --mmap /proc/vmcore \
-		/mnt/disk/vmcore.copy 2>> $out/bench.log || fail "copy /proc/vmcore"
-	say "bench: copy of /proc/vmcore on the disk -> $(tail -n1 $out/bench.tsv | cut -f3,7)"
+		$copy 2>> $out/bench.log || fail "copy /proc/vmcore"
+	say "bench: copy of /proc/vmcore to $copy -> $(tail -n1 $out/bench.tsv | cut -f3,7)"
+	row
 	for how in read mmap; do
 		echo 3 > /proc/sys/vm/drop_caches
-		/bin/benchrun $out/bench.tsv "file|0|0|raw|$how|0|$how" --$how /mnt/disk/vmcore.copy 2>> $out/bench.log
+		BENCHRUN_MAX_MB=${BENCH_RAW_MB:-0} /bin/benchrun $out/bench.tsv "file|0|0|raw|$how|0|$how" --$how $copy 2>> $out/bench.log
 		say "bench: $how the copy -> $(tail -n1 $out/bench.tsv | cut -f3,7)"
+		row
 	done
 	ncpu=$(grep -c ^processor /proc/cpuinfo)
 	r=0
@@ -95,12 +116,13 @@ bench() {
 			bench_pass /proc/vmcore vmcore $r $cpus
 			# the file with all CPUs only: the time the guest has
 			[ "$cpus" = 1 ] && [ "$ncpu" -gt 1 ] ||
-				bench_pass /mnt/disk/vmcore.copy file $r $cpus
+				bench_pass $copy file $r $cpus
 			[ "$ncpu" -gt 1 ] || break
 		done
 		bench_cpus $ncpu
 	done
-	rm -f /mnt/disk/vmcore.copy
+	rm -f $copy
+	[ "$BENCH_FILE" != pmem ] || umount /mnt/pmem
 	cat /proc/cmdline > $out/capture.cmdline
 }
 

@@ -65,3 +65,67 @@ if [ "${VMSIFT_NO_QEMU:-0}" != 1 ] && full; then
 elif [ "${VMSIFT_NO_QEMU:-0}" != 1 ]; then
 	log "# skipped: the 5-level paging QEMU snapshot (VMSIFT_FULL=1 runs it)"
 fi
+
+# t_benchrun_limits: the capture benchmark's timer (tests/harness/benchrun.c)
+# reads the first BENCHRUN_MAX_MB MiB only when asked (the raw rates of a
+# large /proc/vmcore), always all of a copy, and ends a run that outlives
+# BENCHRUN_TIMEOUT with exit status 142 in its row.  Seconds.
+t_benchrun_limits() {
+	local d=$work/benchrun rc
+	rm -rf "$d" && mkdir -p "$d"
+	gcc -O2 -Wall -Wextra -Werror -o "$d/benchrun" "$top/tests/harness/benchrun.c" ||
+		{ echo "benchrun.c does not build"; return 1; }
+	head -c $((10 << 20)) /dev/urandom > "$d/in"
+	BENCHRUN_MAX_MB=3 "$d/benchrun" "$d/tsv" "read3" --read "$d/in" &&
+		BENCHRUN_MAX_MB=3 "$d/benchrun" "$d/tsv" "mmap3" --mmap "$d/in" &&
+		"$d/benchrun" "$d/tsv" "mmap" --mmap "$d/in" &&
+		BENCHRUN_MAX_MB=3 "$d/benchrun" "$d/tsv" "copy" --mmap "$d/in" "$d/copy" ||
+		{ echo "benchrun --read/--mmap failed"; return 1; }
+	cmp -s "$d/in" "$d/copy" || { echo "benchrun's copy differs from its input"; return 1; }
+	printf '#!/bin/sh\nexec sleep 30\n' > "$d/slow" && chmod +x "$d/slow"
+	BENCHRUN_TIMEOUT=1 "$d/benchrun" "$d/tsv" "slow" -- "$d/slow" "$d/none"
+	rc=$?
+	[ $rc = 142 ] || { echo "a run past BENCHRUN_TIMEOUT: exit status $rc, not 142"; return 1; }
+	local want got
+	want=$(printf '%s\t%s\n' read3 $((3 << 20)) mmap3 $((3 << 20)) mmap $((10 << 20)) copy $((10 << 20)) slow -1)
+	got=$(cut -f1,7 "$d/tsv")
+	[ "$got" = "$want" ] || { printf 'rows (label, bytes):\n%s\nwanted:\n%s\n' "$got" "$want"; return 1; }
+	[ "$(awk -F'\t' '$1 == "slow" { print $2 }' "$d/tsv")" = 142 ] ||
+		{ echo "the stopped run's row does not say 142"; return 1; }
+	rm -rf "$d"
+}
+
+# t_capture_tables: bench/run --capture --reuse on a made-up bench.tsv of
+# three rounds: each case's median, min and max and the ratio of the
+# medians, computed here by sort/awk from the same rows, appear in its
+# table row; the rows of a stopped run are taken from the console
+# ("HARNESS: row: ...") and give the same table.  Seconds.
+t_capture_tables() {
+	local d=$work/capture-tables r
+	rm -rf "$d" && mkdir -p "$d/a/results" "$d/b"
+	# where|cpus|round|case|tool|threads|access, rc, wall, user, sys, RSS KiB, bytes
+	for r in 1 2 3; do
+		printf '%s\t0\t%s\t1.0\t0.5\t2048\t1048576\n' \
+			"vmcore|2|$r|-c -d 1|vmsift|1|mmap" "$(sed -n ${r}p <<< $'10.0\n14.0\n11.0')" \
+			"vmcore|2|$r|-c -d 1|makedumpfile|1|mmap" "$(sed -n ${r}p <<< $'22.0\n30.0\n25.0')"
+	done > "$d/a/results/bench.tsv"
+	printf 'vmcore|2|4|-c -d 1|vmsift|1|mmap\t1\t99.0\t1\t1\t1\t1\n' >> "$d/a/results/bench.tsv"
+	sed 's/^/HARNESS: row: /; s/$/\r/' "$d/a/results/bench.tsv" > "$d/b/serial.log"
+	local vm mm ratio want
+	vm=$(awk -F'\t' '$1 ~ /vmsift/ && $2 == 0 { print $3 }' "$d/a/results/bench.tsv" | sort -n | sed -n 2p)
+	mm=$(awk -F'\t' '$1 ~ /makedumpfile/ && $2 == 0 { print $3 }' "$d/a/results/bench.tsv" | sort -n | sed -n 2p)
+	ratio=$(awk "BEGIN { printf \"%.2f\", $mm / $vm }")
+	want="| -c -d 1 | /proc/vmcore | mmap | 2 | 1 / 1 | $(printf '%.1f' "$vm") (10.0–14.0) | $(printf '%.1f' "$mm") (22.0–30.0) | **${ratio}×** |"
+	for r in a b; do
+		"$top/bench/run" --capture --reuse --capture-out "$d/$r" > "$d/$r.md" 2> "$d/$r.err" ||
+			{ echo "bench/run --capture --reuse failed on $r:"; cat "$d/$r.err"; return 1; }
+		grep -qF -- "$want" "$d/$r.md" ||
+			{ echo "no row starting '$want' in the table of $r:"; cat "$d/$r.md"; return 1; }
+		grep -q 'failed (exit 1, bench.tsv line 7)' "$d/$r.err" ||
+			{ echo "the failed run (line 7) is not named:"; cat "$d/$r.err"; return 1; }
+	done
+	rm -rf "$d"
+}
+
+run_test "capture bench: benchrun reads a prefix when asked, copies whole, stops a run at its timeout" t_benchrun_limits
+run_test "capture bench: bench/run's capture tables give medians, min-max and ratios of medians, also from the console" t_capture_tables
