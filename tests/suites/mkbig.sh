@@ -76,8 +76,9 @@ mkbig_same_counters() {
 
 # The -d 31 counters of LOG are the generator's count (COUNTS) of each
 # kind; zero includes the kernel image's empty pages, and free pages
-# beyond a PT_LOAD's p_filesz (the last sixteenth of each node from 32
-# GiB on) are in no counter: both tools drop pages without data first.
+# beyond a PT_LOAD's p_filesz (the last sixteenth of each node, in whole
+# sections: none at 4 GiB) are in no counter: both tools drop pages
+# without data first.
 mkbig_generator_counts() {
 	local got want
 	got=$(mkbig_counters "$1" | sort)
