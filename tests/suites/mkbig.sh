@@ -16,7 +16,7 @@
 # libkdumpfile (its Python loop over every pfn takes 3 minutes at 64 GiB,
 # an hour at 1 TiB).
 # Each dump's wall and CPU seconds go to tests/work/mkbig/results.  The
-# 1 TiB member takes 21.4 GiB of disk and about 25 minutes on 2 vCPUs
+# 1 TiB member takes 21.4 GiB of disk and about 35 minutes on 2 vCPUs
 # (doc/performance.md, "The terabyte series").
 
 mkbig_in=$work/mkbig/big-4G.vmcore
