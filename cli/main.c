@@ -91,7 +91,7 @@ static void usage(FILE *f)
 "  -g VMCOREINFO    with -x: write the vmlinux's VMCOREINFO text, then exit\n"
 "  --non-mmap       read VMCORE with read(), never mmap()\n"
 "  --read-path auto|windows|runs  how kept pages are read: windows, one\n"
-"                   read() per run of kept pages, or by density (default)\n"
+"                   read() a run; auto: runs on a file, windows on /proc\n"
 "  --num-threads N  worker threads (default: CPUs online)\n"
 "  --compression-level N  codec level (zlib 1-12, zstd -7-22; default 1)\n"
 "  --message-level N  1 progress, 2 common, 4 error, 8 debug, 16 report\n"

@@ -98,9 +98,8 @@ typedef void vmsift_progress_fn(void *arg, uint64_t done, uint64_t total);
  * the same byte for byte whichever is taken).  WINDOWS: through 2 MiB
  * mmap windows (1 MiB pread windows with no_mmap).  RUNS: each run of
  * consecutive kept pages with one pread.  AUTO (the default): RUNS on a
- * file; on /proc/vmcore, whose read() costs many times its mmap, RUNS
- * for the chunks where few pages are kept and WINDOWS for the others;
- * WINDOWS on /proc/kcore.  None of them maps anything with no_mmap. */
+ * file, WINDOWS on /proc/vmcore (whose read() costs many times its mmap)
+ * and /proc/kcore.  None of them maps anything with no_mmap. */
 enum vmsift_read_path {
 	VMSIFT_READ_AUTO = 0,
 	VMSIFT_READ_WINDOWS,

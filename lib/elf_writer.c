@@ -78,7 +78,7 @@ static int zero_test(const struct vs_dump *d, struct vs_worker *wk,
 {
 	double t = vs_now(), cpu = vs_thread_cpu();
 
-	vs_reader_chunk(&wk->reader, s->bits2, VS_SELECT_PFNS);
+	vs_reader_chunk(&wk->reader);
 	/* A word at a time: a hole's words are skipped whole. */
 	for (uint64_t wd = 0; wd < VS_SELECT_PFNS / 64; wd++) {
 		for (uint64_t m = s->bits2[wd]; m; m &= m - 1) {

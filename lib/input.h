@@ -154,11 +154,12 @@ int vs_reader_init(struct vs_reader *r, const struct vs_input *in,
 		   struct vs_error *err);
 void vs_reader_fini(struct vs_reader *r);
 
-/* Before reading the kept pages of a chunk whose N pfns (chunk-relative)
- * BITS marks kept: whether its runs of kept pages are read with one pread
- * each or through windows (the read path, vmsift.h; reader.c). */
-void vs_reader_chunk(struct vs_reader *r, const uint64_t *bits, uint64_t n);
-/* Before reading kept page I of that chunk: the run it starts, if any. */
+/* Before reading the kept pages of a chunk: whether its runs of kept
+ * pages are read with one pread each or through windows (the read path,
+ * vmsift.h; reader.c). */
+void vs_reader_chunk(struct vs_reader *r);
+/* Before reading kept page I of that chunk, whose N pfns (chunk-relative)
+ * BITS marks kept: the run it starts, if any. */
 void vs_reader_kept(struct vs_reader *r, const uint64_t *bits, uint64_t i,
 		    uint64_t n);
 

@@ -585,7 +585,7 @@ static int copy_pages(const struct vs_dump *d, struct vs_worker *wk,
 		      struct kd_writer *w, struct copy_slot *s, uint64_t start,
 		      uint64_t n, int zero_level, struct vs_error *err)
 {
-	vs_reader_chunk(&wk->reader, s->bits, n);
+	vs_reader_chunk(&wk->reader);
 	for (uint64_t i = 0; i < n; i++) {
 		struct page_rec *rec = &s->recs[s->npages];
 		const uint8_t *page;

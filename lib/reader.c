@@ -25,32 +25,22 @@ int vs_reader_init(struct vs_reader *r, const struct vs_input *in,
 	return 0;
 }
 
-/* AUTO on /proc/vmcore: a chunk is read by runs when fewer than 1 in
- * PROC_RUNS_BELOW of its pfns are kept.  There read() costs 8 times
- * mmap() a byte, but a window's mapping and unmapping cost as much
- * whatever it holds: at -d 31 runs took a third less time than windows
- * (doc/performance.md, "Inside the capture kernel"). */
-#define PROC_RUNS_BELOW 8
-
-void vs_reader_chunk(struct vs_reader *r, const uint64_t *bits, uint64_t n)
+void vs_reader_chunk(struct vs_reader *r)
 {
 	const struct vs_input *in = r->in;
 
 	r->view.run = 0;
-	if (in->read_path != VMSIFT_READ_AUTO) {
+	/* AUTO: runs on a file, where one pread a run took 40 % less CPU
+	 * than windows, in dense chunks and sparse (a window costs its
+	 * mapping, a page fault every few pages and a TLB-flushing munmap:
+	 * doc/performance.md, "The terabyte series").  Windows on
+	 * /proc/vmcore, whose read() costs 8 times its mmap() a byte: runs
+	 * did not reliably win there in the capture kernel ("Inside the
+	 * capture kernel"), and on /proc/kcore. */
+	if (in->read_path == VMSIFT_READ_AUTO)
+		r->runs = !in->file.procfs && !in->kcore;
+	else
 		r->runs = in->read_path == VMSIFT_READ_RUNS;
-		return;
-	}
-	/* On a file, one pread a run took 40 % less CPU than windows, in
-	 * dense chunks and sparse (a window costs its mapping, a page fault
-	 * every few pages and a TLB-flushing munmap: doc/performance.md,
-	 * "The terabyte series"). */
-	if (!in->file.procfs) {
-		r->runs = 1;
-		return;
-	}
-	r->runs = !in->kcore &&
-		  vs_bits_count(bits, (n + 63) / 64) * PROC_RUNS_BELOW < n;
 }
 
 void vs_reader_kept(struct vs_reader *r, const uint64_t *bits, uint64_t i,
