@@ -22,6 +22,7 @@ static const struct option long_opts[] = {
 	{ "message-level", required_argument, NULL, OPT_MESSAGE_LEVEL },
 	{ "show-stats", no_argument, NULL, OPT_SHOW_STATS },
 	{ "non-mmap", no_argument, NULL, OPT_NON_MMAP },
+	{ "read-path", required_argument, NULL, OPT_READ_PATH },
 	{ "num-threads", required_argument, NULL, OPT_NUM_THREADS },
 	{ "cyclic-buffer", required_argument, NULL, OPT_CYCLIC_BUFFER },
 	{ "work-dir", required_argument, NULL, OPT_WORK_DIR },
@@ -89,6 +90,8 @@ static void usage(FILE *f)
 "  -x VMLINUX       take what VMCOREINFO lacks from this debug vmlinux\n"
 "  -g VMCOREINFO    with -x: write the vmlinux's VMCOREINFO text, then exit\n"
 "  --non-mmap       read VMCORE with read(), never mmap()\n"
+"  --read-path auto|windows|runs  how kept pages are read: windows, one\n"
+"                   read() a run; auto: runs on a file, windows on /proc\n"
 "  --num-threads N  worker threads (default: CPUs online)\n"
 "  --compression-level N  codec level (zlib 1-12, zstd -7-22; default 1)\n"
 "  --message-level N  1 progress, 2 common, 4 error, 8 debug, 16 report\n"
@@ -129,6 +132,23 @@ static int parse_number(const char *s, long min, long max, long *out)
 	return 0;
 }
 
+static int parse_read_path(struct cli *c, const char *arg)
+{
+	static const char *const names[] = {
+		[VMSIFT_READ_AUTO] = "auto",
+		[VMSIFT_READ_WINDOWS] = "windows",
+		[VMSIFT_READ_RUNS] = "runs",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(arg, names[i])) {
+			c->opts.read_path = (enum vmsift_read_path)i;
+			return 0;
+		}
+	}
+	return cli_error("invalid read path '%s' (auto, windows or runs)", arg);
+}
+
 static int set_codec(struct cli *c, enum vmsift_codec codec)
 {
 	c->opts.codec = codec;  /* the last one wins, as in makedumpfile */
@@ -157,6 +177,7 @@ static int parse_option(struct cli *c, int opt, const char *arg)
 	case 'h': c->help = 1; return 0;
 	case 'v': c->version = 1; return 0;
 	case OPT_NON_MMAP: c->opts.no_mmap = 1; return 0;
+	case OPT_READ_PATH: return parse_read_path(c, arg);
 	case OPT_CHECK_PARAMS: c->check_params = 1; return 0;
 	case OPT_SPLIT: c->split = 1; return 0;
 	case OPT_REASSEMBLE: c->reassemble = 1; return 0;

@@ -94,6 +94,18 @@ enum vmsift_format {
  * chunk of output; done <= total, both in pages. */
 typedef void vmsift_progress_fn(void *arg, uint64_t done, uint64_t total);
 
+/* How vmsift_dump() reads the kept pages of the input (the output is
+ * the same byte for byte whichever is taken).  WINDOWS: through 2 MiB
+ * mmap windows (1 MiB pread windows with no_mmap).  RUNS: each run of
+ * consecutive kept pages with one pread.  AUTO (the default): RUNS on a
+ * file, WINDOWS on /proc/vmcore (whose read() costs many times its mmap)
+ * and /proc/kcore.  None of them maps anything with no_mmap. */
+enum vmsift_read_path {
+	VMSIFT_READ_AUTO = 0,
+	VMSIFT_READ_WINDOWS,
+	VMSIFT_READ_RUNS,
+};
+
 /* What vmsift_dump() writes.  The struct grows at its end in later
  * versions: set struct_size, first, to the size the caller was built with
  * (vmsift_options_init() or VMSIFT_OPTIONS_INIT do it and zero the rest,
@@ -127,6 +139,7 @@ struct vmsift_options {
 	int exclude_vmemmap;         /* -e: leave out the pages holding only
 					struct pages of excluded pages
 					(kdump-compressed output) */
+	enum vmsift_read_path read_path;  /* how the kept pages are read */
 };
 
 #define VMSIFT_OPTIONS_INIT { .struct_size = sizeof(struct vmsift_options) }

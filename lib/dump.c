@@ -102,6 +102,9 @@ static int check_options(const struct vmsift *vs,
 		return vs_err_st(err, VMSIFT_E_UNSUPPORTED, "leaving out unused "
 				 "struct pages (-e) needs kdump-compressed "
 				 "output");
+	if (o->read_path < VMSIFT_READ_AUTO || o->read_path > VMSIFT_READ_RUNS)
+		return vs_err_st(err, inval, "unknown read path %d",
+				 (int)o->read_path);
 	if (o->codec != VMSIFT_CODEC_NONE && !vs_codec_get(o->codec))
 		return vs_err_st(err, VMSIFT_E_UNSUPPORTED, "unknown codec %d",
 				 (int)o->codec);
@@ -244,6 +247,7 @@ static int run_dump(struct vmsift *vs, struct vs_dump *d, const int *fds,
 	int ret;
 
 	vs->in.no_mmap = o->no_mmap;
+	vs->in.read_path = o->read_path;
 	d->level = o->dump_level;
 	if (vs->in.prev.known)
 		d->level |= (unsigned)vs->in.prev.dump_level & VMSIFT_DL_MAX;

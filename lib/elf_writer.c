@@ -78,12 +78,15 @@ static int zero_test(const struct vs_dump *d, struct vs_worker *wk,
 {
 	double t = vs_now(), cpu = vs_thread_cpu();
 
+	vs_reader_chunk(&wk->reader);
 	/* A word at a time: a hole's words are skipped whole. */
 	for (uint64_t wd = 0; wd < VS_SELECT_PFNS / 64; wd++) {
 		for (uint64_t m = s->bits2[wd]; m; m &= m - 1) {
 			uint64_t i = 64 * wd + (uint64_t)__builtin_ctzll(m);
 			const uint8_t *page;
 
+			vs_reader_kept(&wk->reader, s->bits2, i,
+				       VS_SELECT_PFNS);
 			if (vs_read_page(&wk->reader, start + i, &page, err) < 0)
 				return vs_err_ctx(err, "pfn 0x%llx",
 						  (unsigned long long)(start + i));

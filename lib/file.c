@@ -12,6 +12,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
 #include <unistd.h>
 
 #include "file.h"
@@ -40,12 +42,14 @@ static int setup(struct vs_file *f, const struct vs_age_ids *ids,
 		 struct vs_error *err)
 {
 	char magic[VS_AGE_MAGIC_LEN];
+	struct statfs sf;
 	struct stat st;
 	int ret;
 
 	if (fstat(f->fd, &st) < 0)
 		return vs_err_sys(err, "cannot open '%s'", f->name);
 	f->size = (uint64_t)st.st_size;
+	f->procfs = fstatfs(f->fd, &sf) == 0 && sf.f_type == PROC_SUPER_MAGIC;
 	/* A hint for a cold page cache; /proc/vmcore ignores it. */
 	posix_fadvise(f->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	if (f->size >= sizeof(magic) &&
@@ -161,19 +165,23 @@ void vs_view_init(struct vs_view *v, const struct vs_file *f, int no_mmap)
 	v->use_mmap = !no_mmap && !f->is_flat && !f->age;
 }
 
+/* Unmap W's mapping, if it has one; its buffer is kept for reads. */
 static void drop_window(struct vs_window *w)
 {
 	if (w->p && w->mapped)
 		munmap(w->p, w->len);
-	else
-		free(w->p);
-	memset(w, 0, sizeof(*w));
+	w->p = NULL;
+	w->off = w->len = 0;
+	w->mapped = 0;
 }
 
 void vs_view_fini(struct vs_view *v)
 {
-	for (int i = 0; i < VS_NR_WIN; i++)
+	for (int i = 0; i < VS_NR_WIN; i++) {
 		drop_window(&v->win[i]);
+		free(v->win[i].buf);
+		v->win[i].buf = NULL;
+	}
 }
 
 static int map_window(struct vs_view *v, struct vs_window *w,
@@ -195,19 +203,40 @@ static int map_window(struct vs_view *v, struct vs_window *w,
 static int read_window(struct vs_view *v, struct vs_window *w, uint64_t off,
 		       uint64_t end, struct vs_error *err)
 {
-	if (!w->p) {
-		w->p = malloc(VS_READ_WINDOW);
-		if (!w->p)
+	drop_window(w);
+	if (!w->buf) {
+		w->buf = malloc(VS_READ_WINDOW);
+		if (!w->buf)
 			return vs_err_oom(err, "out of memory");
 	}
-	w->off = w->len = 0;
-	if (vs_file_read(v->f, w->p, end - off, off) < 0)
+	if (vs_file_read(v->f, w->buf, end - off, off) < 0)
 		return v->f->age ? read_failed(v->f, "data", off, err) :
 		       vs_err_sys(err, "cannot read '%s' at offset 0x%llx",
 				  v->f->name, (unsigned long long)off);
+	w->p = w->buf;
 	w->off = off;
 	w->len = end - off;
 	return 0;
+}
+
+/* A miss inside a run of kept data (vs_view_run): read the run, or as
+ * much of it as the region and the buffer hold, in one pread. */
+static const uint8_t *read_run(struct vs_view *v, struct vs_window *w,
+			       uint64_t off, size_t len, uint64_t limit,
+			       struct vs_error *err)
+{
+	uint64_t n = v->run > len ? v->run : len;
+
+	if (n > VS_READ_WINDOW)
+		n = VS_READ_WINDOW;
+	if (limit > off && n > limit - off)
+		n = limit - off;
+	if (n < len)
+		n = len;
+	v->run = v->run > n ? v->run - n : 0;
+	if (read_window(v, w, off, off + n, err) < 0)
+		return NULL;
+	return w->p;
 }
 
 const uint8_t *vs_view_get(struct vs_view *v, int wi, uint64_t off, size_t len,
@@ -222,6 +251,8 @@ const uint8_t *vs_view_get(struct vs_view *v, int wi, uint64_t off, size_t len,
 		drop_window(w);
 	if (v->sparse && len <= VS_READ_WINDOW)
 		return read_window(v, w, off, off + len, err) < 0 ? NULL : w->p;
+	if (v->run && wi == VS_WIN_DATA && len <= VS_READ_WINDOW)
+		return read_run(v, w, off, len, limit, err);
 	if (v->use_mmap) {
 		start = off & ~(uint64_t)(sysconf(_SC_PAGESIZE) - 1);
 		end = start + VS_MAP_WINDOW;
@@ -229,6 +260,7 @@ const uint8_t *vs_view_get(struct vs_view *v, int wi, uint64_t off, size_t len,
 			end = limit;
 		if (end < off + len)
 			end = off + len;
+		drop_window(w);
 		if (map_window(v, w, start, end) == 0)
 			return w->p + (off - start);
 		v->use_mmap = 0;  /* mmap refused: pread from now on */

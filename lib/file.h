@@ -34,6 +34,8 @@ struct vs_file {
 					each chunk decrypted when touched */
 	int cut;                     /* an age file cut short: only the
 					prefix that authenticates is read */
+	int procfs;                  /* in procfs (/proc/vmcore): its read()
+					costs many times its mmap */
 };
 
 /* Open PATH, or a duplicate of the caller's FD (NAME for messages); a
@@ -58,7 +60,9 @@ struct vs_window {
 	uint8_t *p;
 	uint64_t off;                /* file offset of p[0] */
 	size_t len;
-	int mapped;                  /* p is an mmap (else a malloc'd buffer) */
+	int mapped;                  /* p is an mmap (else p is buf) */
+	uint8_t *buf;                /* what reads fill: VS_READ_WINDOW bytes,
+					allocated at the first, kept */
 };
 
 /* The windows a format keeps apart so that one does not evict another:
@@ -78,11 +82,24 @@ struct vs_view {
 					asked, map nothing (a 2 MiB mapping
 					and its unmapping cost 20 times a
 					page's pread) */
+	int runs;                    /* the caller may read runs (set by
+					reader.c from the read path) */
+	uint64_t run;                /* bytes of kept run the next data-window
+					miss reads with one pread (RUNS);
+					0: map or read a window */
 };
 
 /* Windows onto F, mapped unless NO_MMAP (a flattened file never is). */
 void vs_view_init(struct vs_view *v, const struct vs_file *f, int no_mmap);
 void vs_view_fini(struct vs_view *v);
+
+/* The next miss of the data window starts a run of BYTES of kept data
+ * (a hint: reads stay within the region and VS_READ_WINDOW): read it
+ * with one pread instead of a window; 0 goes back to windows. */
+static inline void vs_view_run(struct vs_view *v, uint64_t bytes)
+{
+	v->run = bytes;
+}
 
 /* A pointer to file bytes [off, off + len) through window W of V (LEN
  * at most VS_READ_WINDOW), valid until the next call on that window; LIMIT

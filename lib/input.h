@@ -61,6 +61,8 @@ struct vs_input {
 	void *priv;                  /* the format's own state */
 	struct vs_file file;         /* the file and its flattened map */
 	int no_mmap;                 /* read with pread only */
+	int read_path;               /* enum vmsift_read_path: the kept pages'
+					reads (reader.c) */
 	int kcore;                   /* /proc/kcore: read() only, its direct
 					map as physical memory (elf_input.c) */
 	int allow_split;             /* set before opening: accept one file
@@ -143,12 +145,23 @@ struct vs_reader {
 	uint8_t *bounce;             /* one page, assembled or decompressed */
 	struct vs_dctx_set dctx;     /* decompression contexts, per codec */
 	long last_seg;               /* ELF: the segment read last */
+	int runs;                    /* the chunk being read is read by runs
+					(vs_reader_chunk) */
 	void *sub;                   /* a composite input's per-thread state */
 };
 
 int vs_reader_init(struct vs_reader *r, const struct vs_input *in,
 		   struct vs_error *err);
 void vs_reader_fini(struct vs_reader *r);
+
+/* Before reading the kept pages of a chunk: whether its runs of kept
+ * pages are read with one pread each or through windows (the read path,
+ * vmsift.h; reader.c). */
+void vs_reader_chunk(struct vs_reader *r);
+/* Before reading kept page I of that chunk, whose N pfns (chunk-relative)
+ * BITS marks kept: the run it starts, if any. */
+void vs_reader_kept(struct vs_reader *r, const uint64_t *bits, uint64_t i,
+		    uint64_t n);
 
 /* Set in PRESENT and DATA (64-aligned START, N pfns, chunk-relative)
  * the pfns with memory, and of those the ones whose data the input

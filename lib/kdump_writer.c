@@ -585,12 +585,14 @@ static int copy_pages(const struct vs_dump *d, struct vs_worker *wk,
 		      struct kd_writer *w, struct copy_slot *s, uint64_t start,
 		      uint64_t n, int zero_level, struct vs_error *err)
 {
+	vs_reader_chunk(&wk->reader);
 	for (uint64_t i = 0; i < n; i++) {
 		struct page_rec *rec = &s->recs[s->npages];
 		const uint8_t *page;
 
 		if (!vs_bit_test(s->bits, i))
 			continue;
+		vs_reader_kept(&wk->reader, s->bits, i, n);
 		if (vs_read_page(&wk->reader, start + i, &page, err) < 0)
 			return vs_err_ctx(err, "pfn 0x%llx",
 					  (unsigned long long)(start + i));

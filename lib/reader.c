@@ -10,6 +10,7 @@
 
 #include "bitops.h"
 #include "format.h"
+#include "vmsift.h"
 
 int vs_reader_init(struct vs_reader *r, const struct vs_input *in,
 		   struct vs_error *err)
@@ -22,6 +23,36 @@ int vs_reader_init(struct vs_reader *r, const struct vs_input *in,
 	if (!r->bounce)
 		return vs_err_oom(err, "out of memory");
 	return 0;
+}
+
+void vs_reader_chunk(struct vs_reader *r)
+{
+	const struct vs_input *in = r->in;
+
+	r->view.run = 0;
+	/* AUTO: runs on a file, where one pread a run took 40 % less CPU
+	 * than windows, in dense chunks and sparse (a window costs its
+	 * mapping, a page fault every few pages and a TLB-flushing munmap:
+	 * doc/performance.md, "The terabyte series").  Windows on
+	 * /proc/vmcore, whose read() costs 8 times its mmap() a byte: runs
+	 * did not reliably win there in the capture kernel ("Inside the
+	 * capture kernel"), and on /proc/kcore. */
+	if (in->read_path == VMSIFT_READ_AUTO)
+		r->runs = !in->file.procfs && !in->kcore;
+	else
+		r->runs = in->read_path == VMSIFT_READ_RUNS;
+}
+
+void vs_reader_kept(struct vs_reader *r, const uint64_t *bits, uint64_t i,
+		    uint64_t n)
+{
+	uint64_t end = i + 1;
+
+	if (!r->runs || (i && vs_bit_test(bits, i - 1)))
+		return;
+	while (end < n && vs_bit_test(bits, end))
+		end++;
+	vs_view_run(&r->view, (end - i) << r->in->page_shift);
 }
 
 void vs_reader_fini(struct vs_reader *r)

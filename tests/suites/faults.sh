@@ -174,6 +174,77 @@ if [ -n "$fault_in" ]; then
 	run_test "faults: SIGINT mid --split" t_signal_split "$fault_in" INT
 fi
 
+# Read errors (tests/faults/readfail.c): a pread of the input that fails
+# with EIO, or finds the file ending, in the middle of a run of kept
+# pages read with one pread (--read-path runs, the default on a file).
+readfail=$fault_dir/readfail.so
+cc -shared -fPIC -O2 -o "$readfail" "$top/tests/faults/readfail.c" -ldl 2>&1 || readfail=
+
+# fault_kept_offset IN DUMP: "OFFSET PFN": a page that DUMP keeps with
+# data, half-way through its kept pages, and the file offset in IN of
+# byte 100 of it.
+fault_kept_offset() {
+	$PY - "$top/tests/tools" "$1" "$2" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import vmcheck
+elf, kd = vmcheck.Elf(sys.argv[2]), vmcheck.Kdump(sys.argv[3])
+kept = [p for p in range(kd.max_mapnr_64) if vmcheck.Kdump.bit(kd.bitmap2, p)
+        and elf.cover(p)[1] == vmcheck.PAGE]
+pfn = kept[len(kept) // 2]
+for paddr, memsz, filesz, off, _ in elf.loads_sorted:
+    if paddr <= pfn * vmcheck.PAGE < paddr + filesz:
+        print(off + pfn * vmcheck.PAGE - paddr + 100, pfn)
+        break
+PY
+}
+
+# t_readfail IN MODE: the dump fails (exit 1) with a message that names
+# the file, the offset where the failed run starts and that run's first
+# pfn, consistent with the page that failed, and the system's reason;
+# what is left, if anything, is marked incomplete.
+t_readfail() {
+	local in=$1 mode=$2 out=$fault_dir/readfail.$2 ref at pfn rc why
+	[ -n "$readfail" ] || { echo "cannot build the read-failure shim"; return 1; }
+	ref=$(reference 31 "$in") || { echo "makedumpfile failed"; return 1; }
+	read -r at pfn <<< "$(fault_kept_offset "$in" "$ref")"
+	[ -n "$pfn" ] || { echo "no kept page found in $ref"; return 1; }
+	rm -f "$out" "$out.hits"
+	LD_PRELOAD=$readfail READFAIL_PATH=$(realpath "$in") READFAIL_AT=$at \
+		READFAIL_MODE=$mode READFAIL_HITS=$out.hits vmsift -l -d 31 \
+		--read-path runs --num-threads 2 --message-level 4 "$in" "$out" \
+		2> "$out.err"
+	rc=$?
+	cat "$out.err"
+	[ $rc -eq 1 ] || { echo "exit status $rc"; return 1; }
+	[ "$(cat "$out.hits" 2>/dev/null)" -ge 1 ] 2>/dev/null ||
+		{ echo "the shim failed no read"; return 1; }
+	case $mode in
+	eio) why="Input/output error" ;;
+	short) why="unexpected end of file" ;;
+	esac
+	$PY - "$out.err" "$in" "$at" "$pfn" "$why" <<'PY' || return 1
+import re, sys
+msg, name, at, pfn, why = open(sys.argv[1]).read(), sys.argv[2], \
+    int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+m = re.search(r"pfn 0x([0-9a-f]+).*'%s' at offset 0x([0-9a-f]+): %s" %
+              (re.escape(name), why), msg)
+if not m:
+    sys.exit('no message naming the pfn, %s, the offset and "%s"' % (name, why))
+first, off = int(m.group(1), 16), int(m.group(2), 16)
+if not (first <= pfn < first + 256 and at - off == (pfn - first) * 4096 + 100):
+    sys.exit('pfn %#x at %#x named, but byte %#x of pfn %#x failed' %
+             (first, off, at, pfn))
+print('ok: run of pfn %#x at offset %#x, failed at pfn %#x' % (first, off, pfn))
+PY
+	[ -e "$out" ] || return 0
+	$check incomplete "$in" "$out"
+}
+if [ -n "$fault_in" ]; then
+	run_test "faults: EIO inside a run of kept pages read with pread (--read-path runs)" t_readfail "$fault_in" eio
+	run_test "faults: the input ends inside a run of kept pages (short pread)" t_readfail "$fault_in" short
+fi
+
 # t_memcap INPUT ARGS...: the dump fits in 128 MiB of address space (the
 # capture kernel's budget), default thread count.
 t_memcap() {
