@@ -350,6 +350,7 @@ kernel_deb() {
 # fetch_dbg_vmlinux VER: the -dbg package's vmlinux (858 MB download for
 # 6.1, 1.0 GB for 6.12, 1.2 GB for 7.3; once).  A kernel of another suite
 # needs set_arch x86_64 and set_ksuite SUITE first.
+DBG_MODULE_FILES="drivers/md/dm-mod.ko drivers/md/dm-crypt.ko net/tls/tls.ko crypto/gcm.ko"
 fetch_dbg_vmlinux() { cache_locked fetch_dbg_vmlinux_locked "$@"; }
 fetch_dbg_vmlinux_locked() {
 	local ver=$1 deb dir=$VMSIFT_CACHE/dbg-$1 path
@@ -362,12 +363,21 @@ fetch_dbg_vmlinux_locked() {
 	log "extracting vmlinux-$ver from $(basename "$deb")"
 	rm -rf "$dir/x"
 	mkdir -p "$dir/x"
+	# In the same pass, the modules' debug files the suites read (DWARF of
+	# dm-mod, dm-crypt, tls, gcm: erase_modules.sh, btf.sh); a package
+	# without one of them still gives the vmlinux (tar's status is not
+	# the test: the vmlinux's presence is).
 	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$dir/x" --wildcards \
-		"./usr/lib/debug/boot/vmlinux-$ver" "./usr/lib/debug/lib/modules/$ver/vmlinux*" ||
-		die "step 'debug kernel': no usr/lib/debug/boot/vmlinux-$ver in $(basename "$deb")"
+		"./usr/lib/debug/boot/vmlinux-$ver" "./usr/lib/debug/lib/modules/$ver/vmlinux*" \
+		$(for m in $DBG_MODULE_FILES; do echo "./usr/lib/debug/lib/modules/$ver/kernel/$m"; done) ||
+		log "extracting from $(basename "$deb"): some member is missing (the modules' debug files are optional)"
 	path=$(readlink -f "$dir/x/usr/lib/debug/boot/vmlinux-$ver")
-	[ -f "$path" ] || die "step 'debug kernel': usr/lib/debug/boot/vmlinux-$ver of $(basename "$deb") leads to no file"
+	[ -f "$path" ] || die "step 'debug kernel': no usr/lib/debug/boot/vmlinux-$ver in $(basename "$deb")"
 	mv "$path" "$DBG_VMLINUX.tmp"
+	if [ -d "$dir/x/usr/lib/debug/lib/modules/$ver/kernel" ]; then
+		mkdir -p "$dir/usr/lib/debug/lib/modules/$ver"
+		cp -r "$dir/x/usr/lib/debug/lib/modules/$ver/kernel" "$dir/usr/lib/debug/lib/modules/$ver/"
+	fi
 	rm -rf "$dir/x"
 	mv "$DBG_VMLINUX.tmp" "$DBG_VMLINUX"
 }
