@@ -37,6 +37,7 @@ enum {
 	OPT_CONFIG,
 	OPT_ERASE_IGNORE_MISSING,
 	OPT_MEM_USAGE,
+	OPT_EXACT_ZERO,
 	OPT_UNSUPPORTED,
 	OPT_ENCRYPT_TO,
 	OPT_ENCRYPT_TO_FILE,
@@ -56,6 +57,7 @@ struct cli {
 	int split;                   /* --split */
 	int reassemble;              /* --reassemble */
 	int mem_usage;               /* --mem-usage */
+	int exact_zero;              /* --exact-zero */
 	const char *vmcoreinfo;
 	const char *vmlinux;          /* -x */
 	const char *gen_vmcoreinfo;   /* -g */
