@@ -462,11 +462,21 @@ static int run_passes(struct vs_dump *d, struct est_run *r, size_t cap,
 	return 0;
 }
 
+/* The default bound: VS_EST_SAMPLE_CAP pages of 4 KiB, the same bytes
+ * of larger pages but at least VS_EST_SAMPLE_MIN of them (a 64 KiB page
+ * is 16 times the work to test and compress). */
+static size_t default_cap(const struct vs_dump *d)
+{
+	uint64_t cap = VS_EST_SAMPLE_CAP * 4096ull / d->in->page_size;
+
+	return cap > VS_EST_SAMPLE_MIN ? (size_t)cap : VS_EST_SAMPLE_MIN;
+}
+
 int vs_estimate_run(struct vs_dump *d, struct vs_estimate *e,
 		    struct vs_error *err)
 {
 	struct est_run r = { .d = d, .e = e };
-	size_t cap = e->sample_cap ? e->sample_cap : VS_EST_SAMPLE_CAP;
+	size_t cap = e->sample_cap ? e->sample_cap : default_cap(d);
 	int ret = -1;
 
 	/* /proc/kcore's ZERO row is makedumpfile's, exact. */

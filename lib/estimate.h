@@ -40,6 +40,9 @@
  * is compressed (sample.h).  doc/mem-usage.md has the measured spread
  * that sizes it. */
 #define VS_EST_SAMPLE_CAP 1536
+/* With larger pages the bound is the same bytes, but never under this
+ * many pages (doc/mem-usage.md). */
+#define VS_EST_SAMPLE_MIN 256
 
 /* The pages only level 1 keeps are zero-tested on a sample this many
  * times larger (a pread and a scan, against four compressions). */
