@@ -38,6 +38,7 @@ enum {
 	OPT_CONFIG,
 	OPT_ERASE_IGNORE_MISSING,
 	OPT_MEM_USAGE,
+	OPT_EXACT_ZERO,
 	OPT_UNSUPPORTED,
 	OPT_ENCRYPT_TO,
 	OPT_ENCRYPT_TO_FILE,
@@ -57,6 +58,7 @@ struct cli {
 	int split;                   /* --split */
 	int reassemble;              /* --reassemble */
 	int mem_usage;               /* --mem-usage */
+	int exact_zero;              /* --exact-zero */
 	const char *vmcoreinfo;
 	const char *vmlinux;          /* -x */
 	const char *gen_vmcoreinfo;   /* -g */

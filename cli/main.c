@@ -40,6 +40,7 @@ static const struct option long_opts[] = {
 	{ "diskset", required_argument, NULL, OPT_UNSUPPORTED },
 	{ "eppic", required_argument, NULL, OPT_UNSUPPORTED },
 	{ "mem-usage", no_argument, NULL, OPT_MEM_USAGE },
+	{ "exact-zero", no_argument, NULL, OPT_EXACT_ZERO },
 	{ "splitblock-size", required_argument, NULL, OPT_SPLITBLOCK_SIZE },
 	{ "check-params", no_argument, NULL, OPT_CHECK_PARAMS },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
@@ -101,6 +102,8 @@ static void usage(FILE *f)
 "  --dump-dmesg     write the kernel's log buffer to LOGFILE as text\n"
 "  --partial-dmesg  with --dump-dmesg: only since the last 'dmesg --clear'\n"
 "  --mem-usage      page types, and the dump's size per level and codec\n"
+"  --exact-zero     with --mem-usage: count the zero pages, reading every\n"
+"                   page kept at -d 31 (on a vmcore they are estimated)\n"
 "  --cyclic-buffer KB, --work-dir DIR  accepted for compatibility\n"
 "  --encrypt-to RECIPIENT  encrypt the dump to this age public key (age1...;\n"
 "                   repeatable): an age file of the flattened stream\n"
@@ -190,6 +193,7 @@ static int parse_option(struct cli *c, int opt, const char *arg)
 	case OPT_CONFIG: c->opts.erase_config = arg; return 0;
 	case OPT_ERASE_IGNORE_MISSING: c->opts.erase_ignore_missing = 1; return 0;
 	case OPT_MEM_USAGE: c->mem_usage = 1; return 0;
+	case OPT_EXACT_ZERO: c->exact_zero = 1; return 0;
 	case 'L':
 		if (cli_parse_size(arg, &c->opts.size_limit) < 0)
 			return cli_error("invalid size limit '%s' (bytes, or "

@@ -19,8 +19,9 @@ static void print_table(const struct vmsift_mem_usage *mu)
 	printf("\n");
 	printf("TYPE\t\tPAGES\t\t\tEXCLUDABLE\tDESCRIPTION\n");
 	printf("----------------------------------------------------------------------\n");
-	printf("ZERO\t\t%-16llu\tyes\t\tPages filled with zero\n",
-	       (unsigned long long)mu->zero);
+	printf("ZERO\t\t%-16llu\tyes\t\tPages filled with zero%s\n",
+	       (unsigned long long)mu->zero,
+	       mu->zero_estimated ? " (estimated)" : "");
 	printf("NON_PRI_CACHE\t%-16llu\tyes\t\tCache pages without private flag\n",
 	       (unsigned long long)mu->cache);
 	printf("PRI_CACHE\t%-16llu\tyes\t\tCache pages with private flag\n",
@@ -71,6 +72,7 @@ int cli_mem_usage(struct cli *c)
 		return cli_error("--mem-usage expects one input, got %d "
 				 "arguments", c->nargs), 1;
 	sample_from_env(&mu);
+	mu.exact_zero = (unsigned)c->exact_zero;
 	vs = vmsift_new();
 	if (!vs)
 		return cli_error("out of memory"), 1;

@@ -184,7 +184,8 @@ struct vmsift_mem_usage {
 	size_t struct_size;          /* sizeof(struct vmsift_mem_usage) */
 	uint64_t page_size;
 	uint64_t present;            /* pages with memory ("Total pages") */
-	uint64_t zero;               /* at -d 31: filled with zero */
+	uint64_t zero;               /* at -d 31: filled with zero (see
+					exact_zero, zero_estimated) */
 	uint64_t cache;              /* non-private cache */
 	uint64_t cache_private;      /* private cache */
 	uint64_t user;               /* user process data */
@@ -200,6 +201,13 @@ struct vmsift_mem_usage {
 	 * (doc/mem-usage.md). */
 	unsigned sample_pages;
 	uint64_t sample_seed;
+	/* In: count the zero pages by reading every page kept at 31, as
+	 * makedumpfile's --mem-usage does (always done on /proc/kcore);
+	 * otherwise ZERO is the sample's zero fraction of those pages, and
+	 * a -d 31 dump's reading is saved. */
+	unsigned exact_zero;
+	/* Out: ZERO is estimated from the sample, not counted. */
+	unsigned zero_estimated;
 };
 
 /* The version of the library running, which may differ from the

@@ -400,7 +400,8 @@ static int usage_run(struct vmsift *vs, struct vmsift_options *o,
 		     struct vmsift_mem_usage *mu)
 {
 	struct vs_estimate e = { .sample_cap = mu->sample_pages,
-				 .seed = mu->sample_seed };
+				 .seed = mu->sample_seed,
+				 .exact_zero = mu->exact_zero != 0 };
 	struct vs_dump d = { .in = &vs->in, .opts = o, .cancel = &vs->cancel,
 			     .estimate = &e };
 
@@ -412,6 +413,7 @@ static int usage_run(struct vmsift *vs, struct vmsift_options *o,
 	mu->present = d.present;
 	mu->sampled = e.sampled;
 	mu->zero = e.zero;
+	mu->zero_estimated = !e.exact_zero;
 	mu->cache = d.counts.cache;
 	mu->cache_private = d.counts.cache_private;
 	mu->user = d.counts.user;
@@ -453,6 +455,9 @@ int vmsift_mem_usage(struct vmsift *vs, const struct vmsift_options *opts,
 		r.sample_pages = mu->sample_pages;
 		r.sample_seed = mu->sample_seed;
 	}
+	if (mu->struct_size >= offsetof(struct vmsift_mem_usage, exact_zero) +
+			       sizeof(mu->exact_zero))
+		r.exact_zero = mu->exact_zero;
 	if (usage_run(vs, &o, &r) < 0)
 		return vs_err_ctx(&vs->err, "cannot size '%s'", vs->in.file.name);
 	r.page_size = vs->in.page_size;

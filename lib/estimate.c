@@ -16,6 +16,23 @@
 /* Sampled pages per job of the second pass. */
 #define EST_BATCH 16
 
+/* The codec every sampled page is compressed with, the reference of the
+ * ratio estimate below. */
+#define EST_REF (VMSIFT_CODEC_LZO - VMSIFT_CODEC_ZLIB)
+
+/* Of the pages compressed, one in EST_EVERY[c] is compressed with codec
+ * c too.  zlib and zstd take 5 to 10 times lzo's time on a page (perf on
+ * qemu-256M: 43% of --mem-usage's CPU at 1 in 1, lzo and snappy 6%):
+ * their mean is lzo's over every page times the ratio of their sizes to
+ * lzo's over their own pages, which follows a page's compressibility as
+ * lzo's size does (doc/mem-usage.md). */
+static const unsigned est_every[VS_NR_CODECS] = {
+	[VMSIFT_CODEC_ZLIB - VMSIFT_CODEC_ZLIB] = 4,
+	[VMSIFT_CODEC_LZO - VMSIFT_CODEC_ZLIB] = 1,
+	[VMSIFT_CODEC_SNAPPY - VMSIFT_CODEC_ZLIB] = 1,
+	[VMSIFT_CODEC_ZSTD - VMSIFT_CODEC_ZLIB] = 4,
+};
+
 /* One worker's codec contexts and output buffer. */
 struct est_worker {
 	const struct vs_codec_ops *codec[VS_NR_CODECS];
@@ -35,6 +52,8 @@ struct est_slot {
 struct est_sums {
 	uint64_t read[2], zero[2];
 	uint64_t stored[2][VS_NR_CODECS];
+	uint64_t ref[2][VS_NR_CODECS];  /* the reference's size of the same
+					   pages */
 };
 
 struct est_run {
@@ -87,6 +106,23 @@ static uint64_t stored_size(const struct vs_dump *d, struct est_worker *w,
 	return n ? n : ps;
 }
 
+/* The Ith page compressed: with the reference codec, and with each
+ * other codec C whose turn it is (est_every), adding its size to
+ * STORED[C] and the reference's to REF[C]. */
+static void compress_page(const struct vs_dump *d, struct est_worker *w,
+			  const uint8_t *page, uint64_t i, uint64_t *stored,
+			  uint64_t *ref)
+{
+	uint64_t r = stored_size(d, w, EST_REF, page);
+
+	for (unsigned c = 0; c < VS_NR_CODECS; c++) {
+		if (i % est_every[c])
+			continue;
+		stored[c] += c == EST_REF ? r : stored_size(d, w, c, page);
+		ref[c] += r;
+	}
+}
+
 /* Bitmaps of the chunk at START: [0] level 1 (the data, no page-type
  * filter), [1] level 31 (the same, filtered): one selection for both. */
 static int select_both(const struct vs_dump *d, struct vs_worker *wk,
@@ -111,7 +147,9 @@ static int select_both(const struct vs_dump *d, struct vs_worker *wk,
 	return 0;
 }
 
-/* Every page kept at 31: read once, its zero test in zbits. */
+/* With an exact ZERO row, every page kept at 31: read once, its zero
+ * test in zbits.  Otherwise nothing: the zero pages are estimated from
+ * the sample (zbits stays empty). */
 static int find_zeros(struct vs_worker *wk, uint64_t start,
 		      struct est_slot *s, struct vs_error *err)
 {
@@ -119,6 +157,8 @@ static int find_zeros(struct vs_worker *wk, uint64_t start,
 
 	memset(s->zbits, 0, sizeof(s->zbits));
 	s->zero = 0;
+	if (!wk->d->estimate->exact_zero)
+		return 0;
 	for (unsigned i = 0; i < WORDS; i++) {
 		for (uint64_t w = s->bits2[1][i]; w; w &= w - 1) {
 			uint64_t pfn = start + i * 64 +
@@ -176,21 +216,29 @@ static int select_consume(void *arg, uint64_t index, void *slot,
 	return 0;
 }
 
+/* The first item the zero pass tests: the second part's first, or the
+ * first part's when its zero pages are estimated too. */
+static uint64_t zero_first(const struct vs_estimate *e)
+{
+	return e->exact_zero ? e->part[0].sample.n : 0;
+}
+
 /* Pages in the second pass's lists. */
 static uint64_t list_len(const struct vs_estimate *e, int compress)
 {
-	return compress ? e->npicked : e->part[1].sample.n;
+	return compress ? e->npicked : e->nitems - zero_first(e);
 }
 
 static struct vs_est_item *list_item(const struct vs_estimate *e,
 				     int compress, uint64_t i)
 {
 	return compress ? &e->items[e->picked[i]]
-			: &e->items[e->part[0].sample.n + i];
+			: &e->items[zero_first(e) + i];
 }
 
 /* One batch of the list: zero-test each page (the sample of the pages
- * only level 1 keeps), or compress it with each codec. */
+ * only level 1 keeps, and of those kept at 31 unless their zero pages
+ * were all counted), or compress it with each codec. */
 static int batch_work(struct vs_worker *wk, uint64_t index,
 		      struct est_sums *s, int compress, struct vs_error *err)
 {
@@ -209,9 +257,9 @@ static int batch_work(struct vs_worker *wk, uint64_t index,
 		s->read[it->part]++;
 		it->zero = vs_is_zero(page, d->in->page_size);
 		s->zero[it->part] += it->zero;
-		for (unsigned c = 0; compress && !it->zero && c < VS_NR_CODECS; c++)
-			s->stored[it->part][c] += stored_size(d, wk->writer, c,
-							      page);
+		if (compress && !it->zero)
+			compress_page(d, wk->writer, page, i, s->stored[it->part],
+				      s->ref[it->part]);
 	}
 	return 0;
 }
@@ -237,8 +285,10 @@ static int zero_consume(void *arg, uint64_t index, void *slot,
 	(void)index;
 	if (vs_check_cancel(r->d, err) < 0)
 		return -1;
-	r->e->part[1].tested += s->read[1];
-	r->e->part[1].zero += s->zero[1];
+	for (unsigned p = 0; p < 2; p++) {
+		r->e->part[p].tested += s->read[p];
+		r->e->part[p].zero += s->zero[p];
+	}
 	return 0;
 }
 
@@ -255,8 +305,10 @@ static int compress_consume(void *arg, uint64_t index, void *slot,
 		struct vs_est_part *part = &r->e->part[p];
 
 		part->compressed += s->read[p] - s->zero[p];
-		for (unsigned c = 0; c < VS_NR_CODECS; c++)
+		for (unsigned c = 0; c < VS_NR_CODECS; c++) {
 			part->stored[c] += s->stored[p][c];
+			part->ref[c] += s->ref[p][c];
+		}
 	}
 	return 0;
 }
@@ -280,14 +332,15 @@ static int gather(struct vs_estimate *e, struct vs_error *err)
 	return 0;
 }
 
-/* The pages to compress: every one of the first sample, and of the
- * second's non-zero pages one in STRIDE (odd), at most CAP of them. */
+/* The pages to compress: every non-zero one of the first sample, and of
+ * the second's non-zero pages one in STRIDE (odd), at most CAP of them. */
 static void pick(struct vs_estimate *e, size_t cap)
 {
 	uint64_t n0 = e->part[0].sample.n, nz = 0, k = 0, stride;
 
 	for (uint64_t i = 0; i < n0; i++)
-		e->picked[e->npicked++] = i;
+		if (!e->items[i].zero)
+			e->picked[e->npicked++] = i;
 	for (uint64_t i = n0; i < e->nitems; i++)
 		nz += !e->items[i].zero;
 	stride = nz > cap ? vs_div_round_up(nz, cap) | 1 : 1;
@@ -299,18 +352,40 @@ static void pick(struct vs_estimate *e, size_t cap)
 	}
 }
 
-/* The mean stored size of a part's non-zero pages with codec C. */
+/* The mean stored size of a part's non-zero pages with codec C: the
+ * reference's mean over them all, times C's size over the reference's
+ * on the pages C compressed (1 for the reference itself). */
 static double part_mean(const struct vs_est_part *p, unsigned c)
 {
-	return p->compressed ? (double)p->stored[c] / (double)p->compressed
-			     : 0;
+	double ref;
+
+	if (!p->compressed || !p->ref[c])
+		return 0;
+	ref = (double)p->stored[EST_REF] / (double)p->compressed;
+	return ref * (double)p->stored[c] / (double)p->ref[c];
+}
+
+/* The zero pages kept at 31, when not counted: their sampled fraction
+ * of the pages kept at 31. */
+static uint64_t zero_estimate(const struct vs_estimate *e)
+{
+	const struct vs_est_part *p = &e->part[0];
+
+	if (!p->tested)
+		return 0;
+	return (uint64_t)((double)e->lv[1].kept * (double)p->zero /
+			  (double)p->tested + 0.5);
 }
 
 static void finish(const struct vs_dump *d, struct vs_estimate *e)
 {
-	uint64_t always = 0, nz31 = e->lv[1].kept - e->zero;
+	uint64_t always = 0, nz31;
 	struct vs_est_part *only1 = &e->part[1];
 	double nz1;
+
+	if (!e->exact_zero)
+		e->zero = zero_estimate(e);
+	nz31 = e->lv[1].kept - e->zero;
 
 	for (unsigned i = 0; i < d->nworkers; i++)
 		always += d->workers[i]->counts.hwpoison +
@@ -387,13 +462,25 @@ static int run_passes(struct vs_dump *d, struct est_run *r, size_t cap,
 	return 0;
 }
 
+/* The default bound: VS_EST_SAMPLE_CAP pages of 4 KiB, the same bytes
+ * of larger pages but at least VS_EST_SAMPLE_MIN of them (a 64 KiB page
+ * is 16 times the work to test and compress). */
+static size_t default_cap(const struct vs_dump *d)
+{
+	uint64_t cap = VS_EST_SAMPLE_CAP * 4096ull / d->in->page_size;
+
+	return cap > VS_EST_SAMPLE_MIN ? (size_t)cap : VS_EST_SAMPLE_MIN;
+}
+
 int vs_estimate_run(struct vs_dump *d, struct vs_estimate *e,
 		    struct vs_error *err)
 {
 	struct est_run r = { .d = d, .e = e };
-	size_t cap = e->sample_cap ? e->sample_cap : VS_EST_SAMPLE_CAP;
+	size_t cap = e->sample_cap ? e->sample_cap : default_cap(d);
 	int ret = -1;
 
+	/* /proc/kcore's ZERO row is makedumpfile's, exact. */
+	e->exact_zero |= d->in->kcore;
 	/* Zero tests are cheap (a pread): the second part, often mostly
 	 * zero pages at level 1, is tested on a larger sample. */
 	if (vs_sample_init(&e->part[0].sample, cap, e->seed, err) < 0 ||

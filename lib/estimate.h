@@ -6,12 +6,18 @@
  * Two passes on the dump's workers.  The first selects each chunk as a
  * kdump dump selects it (bitmap2 before zero pages) at levels 1 and 31,
  * in one selection (level 1's bitmap2 is the data before the page-type
- * filter), and tests every page kept at 31 for zeros: the table's ZERO
- * row is exact, as makedumpfile's (it reads those pages too).  Its
- * ordered consumer feeds two bounded systematic samples (sample.h): the
- * non-zero pages kept at 31, and the pages level 1 keeps that level 31
- * leaves out.  The second pass reads the sampled pages again and
- * compresses each with the four codecs, spread over the workers.
+ * filter).  Its ordered consumer feeds two bounded systematic samples
+ * (sample.h): the pages kept at 31, and the pages level 1 keeps that
+ * level 31 leaves out.  The second pass reads the sampled pages and
+ * tests them for zeros; the third compresses the non-zero ones with the
+ * four codecs, spread over the workers.
+ *
+ * The table's ZERO row is then the sampled zero fraction of the pages
+ * kept at 31.  With EXACT_ZERO (always on /proc/kcore) the first pass
+ * also reads every page kept at 31 and counts the zero pages, as
+ * makedumpfile's --mem-usage does; the first sample then holds only the
+ * non-zero ones.  That read is most of a -d 31 dump's reading: on a
+ * vmcore it is left out unless asked for.
  *
  * The size of the kdump-compressed file is then its exact layout
  * (header, bitmaps, one descriptor per kept page, the shared zero page)
@@ -34,6 +40,9 @@
  * is compressed (sample.h).  doc/mem-usage.md has the measured spread
  * that sizes it. */
 #define VS_EST_SAMPLE_CAP 1536
+/* With larger pages the bound is the same bytes, but never under this
+ * many pages (doc/mem-usage.md). */
+#define VS_EST_SAMPLE_MIN 256
 
 /* The pages only level 1 keeps are zero-tested on a sample this many
  * times larger (a pread and a scan, against four compressions). */
@@ -43,11 +52,14 @@
 struct vs_est_part {
 	struct vs_sample sample;
 	uint64_t pages;              /* its pages */
-	uint64_t tested;             /* sampled pages zero-tested (part 1) */
+	uint64_t tested;             /* sampled pages zero-tested */
 	uint64_t zero;               /* of them filled with zero */
 	uint64_t compressed;         /* non-zero sampled pages compressed */
 	uint64_t stored[VS_NR_CODECS];  /* what those take, per codec:
-					   VMSIFT_CODEC_ZLIB + i */
+					   VMSIFT_CODEC_ZLIB + i (each codec
+					   on its share, estimate.c) */
+	uint64_t ref[VS_NR_CODECS];  /* what the same pages take with the
+					reference codec (lzo) */
 };
 
 /* A sampled page and its part. */
@@ -70,9 +82,11 @@ struct vs_est_level {
 struct vs_estimate {
 	size_t sample_cap;           /* in: each sample's bound; 0: default */
 	uint64_t seed;               /* in: the samples' phase (sample.h) */
-	uint64_t zero;               /* zero pages kept at level 31 (all read) */
+	int exact_zero;              /* in: count the zero pages (read all) */
+	uint64_t zero;               /* zero pages kept at level 31 */
 	uint64_t sampled;            /* pages compressed */
-	struct vs_est_part part[2];  /* non-zero kept at 31; kept at 1 only */
+	struct vs_est_part part[2];  /* kept at 31 (only the non-zero ones
+					 with EXACT_ZERO); kept at 1 only */
 	struct vs_est_level lv[2];   /* level 1, level 31 */
 	struct vs_est_item *items;   /* both samples, for the second pass */
 	uint64_t nitems;

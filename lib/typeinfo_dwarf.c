@@ -398,20 +398,34 @@ static int open_elf(struct dw_ctx *c, const char *path, struct vs_error *err)
 	return 0;
 }
 
-int vs_typeinfo_dwarf_open(struct vs_typeinfo *ti, const char *vmlinux,
-			   struct vs_error *err)
+/* A context for the debug file at PATH, nothing opened yet; NULL (and
+ * ERR) when out of memory. */
+static struct dw_ctx *dw_ctx_new(const char *path, struct vs_error *err)
 {
 	struct dw_ctx *c = calloc(1, sizeof(*c));
 
+	if (!c) {
+		vs_err_oom(err, "out of memory");
+		return NULL;
+	}
+	c->fd = -1;
+	c->path = strdup(path);
+	if (!c->path) {
+		free(c);
+		vs_err_oom(err, "out of memory");
+		return NULL;
+	}
+	return c;
+}
+
+int vs_typeinfo_dwarf_open(struct vs_typeinfo *ti, const char *vmlinux,
+			   struct vs_error *err)
+{
+	struct dw_ctx *c = dw_ctx_new(vmlinux, err);
+
 	ti->ops = NULL;
 	if (!c)
-		return vs_err_oom(err, "out of memory");
-	c->fd = -1;
-	c->path = strdup(vmlinux);
-	if (!c->path) {
-		dw_free(c);
-		return vs_err_oom(err, "out of memory");
-	}
+		return -1;
 	if (open_elf(c, vmlinux, err) < 0 || index_dwarf(c, vmlinux, err) < 0) {
 		dw_free(c);
 		return -1;
@@ -477,17 +491,12 @@ static int open_module(struct dw_ctx *c, const char *path,
 int vs_typeinfo_dwarf_open_module(struct vs_typeinfo *ti, const char *path,
 				  struct vs_error *err)
 {
-	struct dw_ctx *c = calloc(1, sizeof(*c));
+	struct dw_ctx *c = dw_ctx_new(path, err);
 
 	ti->ops = NULL;
 	if (!c)
-		return vs_err_oom(err, "out of memory");
-	c->fd = -1;
-	c->path = strdup(path);
-	if (!c->path || open_module(c, path, err) < 0 ||
-	    index_dwarf(c, path, err) < 0) {
-		if (!c->path)
-			vs_err_oom(err, "out of memory");
+		return -1;
+	if (open_module(c, path, err) < 0 || index_dwarf(c, path, err) < 0) {
 		dw_free(c);
 		return -1;
 	}

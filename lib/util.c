@@ -119,28 +119,27 @@ int vs_is_zero(const void *buf, size_t len)
 	return acc == 0;
 }
 
-double vs_thread_cpu(void)
+/* The clock ID in seconds; 0 when the clock cannot be read. */
+static double clock_seconds(clockid_t id)
 {
 	struct timespec ts;
 
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) < 0)
+	if (clock_gettime(id, &ts) < 0)
 		return 0;
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+double vs_thread_cpu(void)
+{
+	return clock_seconds(CLOCK_THREAD_CPUTIME_ID);
 }
 
 double vs_process_cpu(void)
 {
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) < 0)
-		return 0;
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
 }
 
 double vs_now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return clock_seconds(CLOCK_MONOTONIC);
 }

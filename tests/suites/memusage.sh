@@ -133,9 +133,9 @@ for z in "$top"/tests/data/{arm64,ppc64le,riscv64,s390x}/*.vmcore.zst; do
 		mu_carried t_vmemmap_arch "$z"
 done
 
-# --mem-usage's table: each row makedumpfile's -d 31 report counts
-# (makedumpfile refuses --mem-usage on a vmcore, its dump's report is the
-# same decisions): the page types exactly, the zero pages up to the
+# --mem-usage --exact-zero's table: each row makedumpfile's -d 31 report
+# counts (makedumpfile refuses --mem-usage on a vmcore, its dump's report
+# is the same decisions): the page types exactly, the zero pages up to the
 # pages only partly covered by a PT_LOAD (vmsift keeps and tests them);
 # KERN_DATA is what remains of the pages vmsift's bitmap1 holds.
 mu_report() {
@@ -152,7 +152,8 @@ mu_report() {
 }
 t_usage_table() {
 	local in=$1 out=$mu_dir/usage rep row mine theirs partial
-	vmsift --mem-usage "$in" > "$out" || return 1
+	vmsift --mem-usage --exact-zero "$in" > "$out" || return 1
+	! grep -q '(estimated)' "$out" || { echo "--exact-zero's ZERO marked estimated"; return 1; }
 	rep=$(mu_report "$in") || { echo "makedumpfile failed"; return 1; }
 	cat "$out"
 	partial=$($PY -c "import sys; sys.path.insert(0, '$top/tests/harness')
@@ -176,6 +177,25 @@ print(len(partial_pfns(pt_loads('$in'))))")
 		$1 ~ /^[A-Z_]+$/ { s += $2 } /^Total pages on system/ { t = $5 }
 		END { print t - s }' "$out")
 	[ "$mine" = "$theirs" ] || { echo "KERN_DATA $mine is not the rest, $theirs"; return 1; }
+}
+
+# Without --exact-zero, on a vmcore: ZERO is marked estimated and lies
+# within 3% of the pages kept at -d 31 (ZERO + KERN_DATA) of the exact
+# count; every other row and total is the exact run's.
+# mu_row ROW FILE: the pages of ROW in --mem-usage's table FILE.
+mu_row() { awk -v t="$1" '$1 == t { print $2 }' "$2"; }
+t_usage_zero_estimate() {
+	local in=$1 est=$mu_dir/zero.est exact=$mu_dir/zero.exact a b kept
+	vmsift --mem-usage "$in" > "$est" || return 1
+	vmsift --mem-usage --exact-zero "$in" > "$exact" || return 1
+	grep -q '^ZERO.*Pages filled with zero (estimated)$' "$est" ||
+		{ echo "ZERO not marked estimated"; return 1; }
+	diff <(grep -v -e '^ZERO' -e '^KERN_DATA' -e '^DUMP_SIZE' "$est") \
+	     <(grep -v -e '^ZERO' -e '^KERN_DATA' -e '^DUMP_SIZE' "$exact") || return 1
+	a=$(mu_row ZERO "$est") b=$(mu_row ZERO "$exact")
+	kept=$(( b + $(mu_row KERN_DATA "$exact") ))
+	echo "ZERO estimated $a, counted $b, of $kept pages kept at -d 31"
+	(( (a - b) * 100 <= kept * 3 && (b - a) * 100 <= kept * 3 ))
 }
 
 # --mem-usage's DUMP_SIZE lines: within 10% of the size of the real dump,
@@ -206,6 +226,7 @@ mu_codecs=(zlib:-c lzo:-l snappy:-p zstd:-z)
 for in in "${vmcores[@]}"; do
 	name=$(basename "$in" .vmcore)
 	run_test "mem-usage: $name table equals makedumpfile's report" t_usage_table "$in"
+	run_test "mem-usage: $name estimated ZERO within 3% of the count" t_usage_zero_estimate "$in"
 	run_test "mem-usage: $name DUMP_SIZE within 10% of the dumps" t_usage_sizes "$in" "${mu_codecs[@]}"
 	full || mu_codecs=(zstd:-z)
 done
@@ -219,11 +240,12 @@ done
 # /proc/kcore.  Without a guest: the carried vmcore reshaped as kcore lays
 # itself out (tests/tools/mkkcore.py: direct-map p_vaddr, p_paddr all
 # ones, the kernel-text segment to be dropped) gives the vmcore's own
-# output, table and DUMP_SIZE lines, byte for byte.
+# output with --exact-zero, table and DUMP_SIZE lines, byte for byte: on
+# kcore the ZERO row is always counted, as makedumpfile's.
 t_usage_kcore_shape() {
 	local in=$1 k=$mu_dir/shape.kcore
 	$PY "$top/tests/tools/mkkcore.py" "$in" "$k" || return 1
-	vmsift --mem-usage "$in" > "$mu_dir/shape.vmcore.out" || return 1
+	vmsift --mem-usage --exact-zero "$in" > "$mu_dir/shape.vmcore.out" || return 1
 	vmsift --mem-usage "$k" > "$mu_dir/shape.kcore.out" || { rm -f "$k"; return 1; }
 	rm -f "$k"
 	grep -q '^DUMP_SIZE level=31 codec=zstd bytes=[1-9]' "$mu_dir/shape.kcore.out" &&
@@ -241,7 +263,6 @@ t_usage_kcore_shape() {
 # makedumpfile's (its total counts pfns it does not read: see
 # doc/mem-usage.md).  Every DUMP_SIZE line is there, level 31 below level
 # 1 and both below the memory's size.
-mu_row() { awk -v t="$1" '$1 == t { print $2 }' "$2"; }
 t_usage_kcore_live() {
 	local d=$mu_dir/kcore o f row a b c tol total mt
 	"$top/tests/harness/kcore-test" --work "$d" || return 1

@@ -194,8 +194,10 @@ static void test_mem_usage(const char *path)
 	struct vmsift_options o = { .struct_size = sizeof(o), .dump_level = 31,
 				    .codec = VMSIFT_CODEC_ZLIB, .threads = 2,
 				    .dry_run = 1 };
-	struct vmsift_mem_usage mu = { .struct_size = sizeof(mu) };
-	struct vmsift_mem_usage short_mu, small_mu;
+	/* exact_zero: the zero pages counted, as the dump counts them */
+	struct vmsift_mem_usage mu = { .struct_size = sizeof(mu),
+				       .exact_zero = 1 };
+	struct vmsift_mem_usage short_mu, small_mu, est_mu;
 	struct vmsift *vs = open_session(path);
 	struct vmsift_stats st;
 	int fd = new_output("mu");
@@ -206,6 +208,7 @@ static void test_mem_usage(const char *path)
 	CHECK(vmsift_mem_usage(vs, NULL, &mu) == 0);
 	CHECK_U64(mu.present, st.present);
 	CHECK_U64(mu.zero, st.zero);
+	CHECK(mu.zero_estimated == 0);
 	CHECK_U64(mu.cache, st.cache);
 	CHECK_U64(mu.cache_private, st.cache_private);
 	CHECK_U64(mu.user, st.user);
@@ -217,11 +220,17 @@ static void test_mem_usage(const char *path)
 	CHECK(est * 10 >= st.bytes_written * 9 && est * 10 <= st.bytes_written * 11);
 	/* The caller's sample bound: each of the two samples at most that. */
 	small_mu = (struct vmsift_mem_usage){ .struct_size = sizeof(small_mu),
-					      .sample_pages = 30 };
+					      .sample_pages = 30,
+					      .exact_zero = 1 };
 	CHECK(vmsift_mem_usage(vs, NULL, &small_mu) == 0);
 	CHECK(small_mu.sampled > 0 && small_mu.sampled <= 60);
 	CHECK(mu.sampled > small_mu.sampled);
 	CHECK_U64(small_mu.zero, mu.zero);
+	/* Without exact_zero, ZERO is estimated, and says so. */
+	est_mu = (struct vmsift_mem_usage){ .struct_size = sizeof(est_mu) };
+	CHECK(vmsift_mem_usage(vs, NULL, &est_mu) == 0);
+	CHECK(est_mu.zero_estimated == 1);
+	CHECK_U64(est_mu.cache, mu.cache);
 	/* An older caller's struct ends before the sizes: they stay its own. */
 	memset(&short_mu, 0xab, sizeof(short_mu));
 	short_mu.struct_size = offsetof(struct vmsift_mem_usage, sizes);
