@@ -329,6 +329,8 @@ t_btf_ktls_where() {
 		--rx "$SECRET_KTLS_RX_KEY" "$in" "$vml" "$kdir/net/tls/tls.ko" \
 		"$kdir/crypto/gcm.ko" > "$out" || { cat "$out"; return 1; }
 	[ "$(wc -l < "$out")" = 4 ] || { echo "not one kTLS socket with two directions:"; cat "$out"; return 1; }
+}
+
 # t_btf_dmcrypt_same VMCORE: secrets.conf and secrets-dwarf.conf hold the
 # same [dm_mod] rules, and those rules write the same dump, eraseinfo
 # included, from the modules' BTF in the dump as from their .ko DWARF
