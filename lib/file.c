@@ -177,6 +177,8 @@ static void drop_window(struct vs_window *w)
 
 void vs_view_fini(struct vs_view *v)
 {
+	free(v->small.mem);
+	v->small.mem = NULL;
 	for (int i = 0; i < VS_NR_WIN; i++) {
 		drop_window(&v->win[i]);
 		free(v->win[i].buf);
@@ -272,4 +274,78 @@ const uint8_t *vs_view_get(struct vs_view *v, int wi, uint64_t off, size_t len,
 	if (read_window(v, w, off, end, err) < 0)
 		return NULL;
 	return w->p;
+}
+
+/* ---- small reads ------------------------------------------------------ */
+
+/* The slot holding the block at BOFF, or the one to refill: an empty one,
+ * else the least recently used. */
+static struct vs_small_slot *small_slot(struct vs_small *c, uint64_t boff)
+{
+	struct vs_small_slot *victim = &c->slot[0];
+
+	for (int i = 0; i < VS_SMALL_SLOTS; i++) {
+		struct vs_small_slot *sl = &c->slot[i];
+
+		if (sl->len && sl->off == boff)
+			return sl;
+		if (victim->len && (!sl->len || sl->used < victim->used))
+			victim = sl;
+	}
+	return victim;
+}
+
+/* The block at BOFF in slot SL, read unless it is there already. */
+static const uint8_t *small_block(struct vs_view *v, struct vs_small_slot *sl,
+				  uint64_t boff, struct vs_error *err)
+{
+	struct vs_small *c = &v->small;
+	uint8_t *mem = c->mem + (size_t)(sl - c->slot) * VS_SMALL_BLOCK;
+	uint64_t n = v->f->size - boff;
+
+	sl->used = ++c->clock;
+	if (sl->len && sl->off == boff)
+		return mem;
+	if (n > VS_SMALL_BLOCK)
+		n = VS_SMALL_BLOCK;
+	sl->len = 0;
+	if (vs_file_read(v->f, mem, (size_t)n, boff) < 0)
+		return read_failed(v->f, "small read", boff, err), NULL;
+	sl->off = boff;
+	sl->len = (size_t)n;
+	c->misses++;
+	return mem;
+}
+
+int vs_view_read_small(struct vs_view *v, void *buf, size_t len, uint64_t off,
+		       struct vs_error *err)
+{
+	struct vs_small *c = &v->small;
+	uint8_t *out = buf;
+
+	if (off > v->f->size || len > v->f->size - off)
+		return vs_err(err, "read of 0x%zx bytes at offset 0x%llx of "
+			      "'%s': the file ends at 0x%llx", len,
+			      (unsigned long long)off, v->f->name,
+			      (unsigned long long)v->f->size);
+	if (!c->mem) {
+		c->mem = malloc(VS_SMALL_SLOTS * VS_SMALL_BLOCK);
+		if (!c->mem)
+			return vs_err_oom(err, "out of memory");
+	}
+	while (len) {
+		uint64_t boff = off & ~(uint64_t)(VS_SMALL_BLOCK - 1);
+		size_t in = (size_t)(off - boff);
+		size_t n = VS_SMALL_BLOCK - in < len ? VS_SMALL_BLOCK - in : len;
+		const uint8_t *b = small_block(v, small_slot(c, boff), boff,
+					       err);
+
+		if (!b)
+			return -1;
+		memcpy(out, b + in, n);
+		out += n;
+		off += n;
+		len -= n;
+	}
+	return 0;
 }
