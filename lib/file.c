@@ -241,10 +241,23 @@ static const uint8_t *read_run(struct vs_view *v, struct vs_window *w,
 	return w->p;
 }
 
+/* Where a window of SPAN bytes for [off, off + len) starts: at OFF, or
+ * ending at off + len when the miss starts below the window it replaces
+ * (BELOW): a walk down the file (the struct pages of a vmemmap the
+ * kernel filled from the top, s390x) then misses once a window, not
+ * once a read. */
+static uint64_t window_start(uint64_t off, size_t len, size_t span, int below)
+{
+	if (!below || off + len <= span)
+		return below ? 0 : off;
+	return off + len - span;
+}
+
 const uint8_t *vs_view_get(struct vs_view *v, int wi, uint64_t off, size_t len,
 			   uint64_t limit, struct vs_error *err)
 {
 	struct vs_window *w = &v->win[wi];
+	const int below = w->len && off < w->off;
 	uint64_t start, end;
 
 	if (w->len && off >= w->off && off + len <= w->off + w->len)
@@ -256,7 +269,8 @@ const uint8_t *vs_view_get(struct vs_view *v, int wi, uint64_t off, size_t len,
 	if (v->run && wi == VS_WIN_DATA && len <= VS_READ_WINDOW)
 		return read_run(v, w, off, len, limit, err);
 	if (v->use_mmap) {
-		start = off & ~(uint64_t)(sysconf(_SC_PAGESIZE) - 1);
+		start = window_start(off, len, VS_MAP_WINDOW, below) &
+			~(uint64_t)(sysconf(_SC_PAGESIZE) - 1);
 		end = start + VS_MAP_WINDOW;
 		if (end > limit)
 			end = limit;
@@ -267,13 +281,14 @@ const uint8_t *vs_view_get(struct vs_view *v, int wi, uint64_t off, size_t len,
 			return w->p + (off - start);
 		v->use_mmap = 0;  /* mmap refused: pread from now on */
 	}
-	end = off + VS_READ_WINDOW < limit ? off + VS_READ_WINDOW : limit;
+	start = window_start(off, len, VS_READ_WINDOW, below);
+	end = start + VS_READ_WINDOW < limit ? start + VS_READ_WINDOW : limit;
 	if (end < off + len)
 		return vs_err(err, "internal: read of 0x%zx bytes exceeds the "
 			      "window", len), NULL;
-	if (read_window(v, w, off, end, err) < 0)
+	if (read_window(v, w, start, end, err) < 0)
 		return NULL;
-	return w->p;
+	return w->p + (off - start);
 }
 
 /* ---- small reads ------------------------------------------------------ */

@@ -7,8 +7,12 @@
  * ending at the file's end and in its last, partial block, a read past
  * the end refused naming the offset and the file), then the least
  * recently used block is the one evicted (counted by the view's misses),
- * then thousands of random small reads equal pread's bytes.  All of it
- * with mmap on and off.
+ * then thousands of random small reads equal pread's bytes.  Then the
+ * windows (vs_view_get) walked down the file a page at a time, as the
+ * struct pages of a vmemmap filled from the top are: after the first
+ * miss below a window the next window ends at the read, so the pages
+ * below it are hits (the window stays), and every byte equals pread's.
+ * All of it with mmap on and off.
  *
  *   smallread_test [SEED]
  *
@@ -23,7 +27,8 @@
 #include "file.h"
 
 #define BLOCK VS_SMALL_BLOCK
-/* More blocks than the view keeps, and a partial last block. */
+/* More blocks than the view keeps, more than a window, and a partial
+ * last block. */
 #define FILE_SIZE (VS_MAP_WINDOW + VS_READ_WINDOW + 123)
 #define RANDOM_READS 20000
 
@@ -97,6 +102,29 @@ static void random_reads(struct vs_view *v, int fd)
 	CHECK_U64(bad, 0);
 }
 
+/* Pages read downwards from the file's end through the data window: at
+ * most two misses (the window moves at most twice), the same bytes. */
+static void walk_down(struct vs_view *v, int fd)
+{
+	uint8_t want[BLOCK];
+	uint64_t off = FILE_SIZE - BLOCK - 100, last = UINT64_MAX;
+	unsigned moves = 0, bad = 0;
+	struct vs_error err = { 0 };
+
+	for (int i = 0; i < 256; i++, off -= BLOCK) {
+		const uint8_t *p = vs_view_get(v, VS_WIN_DATA, off, BLOCK,
+					       FILE_SIZE, &err);
+
+		if (!p || pread(fd, want, BLOCK, (off_t)off) != BLOCK ||
+		    memcmp(p, want, BLOCK))
+			bad++;
+		moves += v->win[VS_WIN_DATA].off != last;
+		last = v->win[VS_WIN_DATA].off;
+	}
+	CHECK_U64(bad, 0);
+	CHECK(moves <= 2);
+}
+
 static void through_view(const char *path, int fd, int no_mmap)
 {
 	struct vs_error err = { 0 };
@@ -113,6 +141,7 @@ static void through_view(const char *path, int fd, int no_mmap)
 	vs_view_init(&v, &f, no_mmap);
 	eviction(&v, fd);
 	random_reads(&v, fd);
+	walk_down(&v, fd);
 	vs_view_fini(&v);
 	vs_file_close(&f);
 }
