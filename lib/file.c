@@ -177,6 +177,8 @@ static void drop_window(struct vs_window *w)
 
 void vs_view_fini(struct vs_view *v)
 {
+	free(v->small.mem);
+	v->small.mem = NULL;
 	for (int i = 0; i < VS_NR_WIN; i++) {
 		drop_window(&v->win[i]);
 		free(v->win[i].buf);
@@ -239,10 +241,23 @@ static const uint8_t *read_run(struct vs_view *v, struct vs_window *w,
 	return w->p;
 }
 
+/* Where a window of SPAN bytes for [off, off + len) starts: at OFF, or
+ * ending at off + len when the miss starts below the window it replaces
+ * (BELOW): a walk down the file (the struct pages of a vmemmap the
+ * kernel filled from the top, s390x) then misses once a window, not
+ * once a read. */
+static uint64_t window_start(uint64_t off, size_t len, size_t span, int below)
+{
+	if (!below || off + len <= span)
+		return below ? 0 : off;
+	return off + len - span;
+}
+
 const uint8_t *vs_view_get(struct vs_view *v, int wi, uint64_t off, size_t len,
 			   uint64_t limit, struct vs_error *err)
 {
 	struct vs_window *w = &v->win[wi];
+	const int below = w->len && off < w->off;
 	uint64_t start, end;
 
 	if (w->len && off >= w->off && off + len <= w->off + w->len)
@@ -254,7 +269,8 @@ const uint8_t *vs_view_get(struct vs_view *v, int wi, uint64_t off, size_t len,
 	if (v->run && wi == VS_WIN_DATA && len <= VS_READ_WINDOW)
 		return read_run(v, w, off, len, limit, err);
 	if (v->use_mmap) {
-		start = off & ~(uint64_t)(sysconf(_SC_PAGESIZE) - 1);
+		start = window_start(off, len, VS_MAP_WINDOW, below) &
+			~(uint64_t)(sysconf(_SC_PAGESIZE) - 1);
 		end = start + VS_MAP_WINDOW;
 		if (end > limit)
 			end = limit;
@@ -265,11 +281,86 @@ const uint8_t *vs_view_get(struct vs_view *v, int wi, uint64_t off, size_t len,
 			return w->p + (off - start);
 		v->use_mmap = 0;  /* mmap refused: pread from now on */
 	}
-	end = off + VS_READ_WINDOW < limit ? off + VS_READ_WINDOW : limit;
+	start = window_start(off, len, VS_READ_WINDOW, below);
+	end = start + VS_READ_WINDOW < limit ? start + VS_READ_WINDOW : limit;
 	if (end < off + len)
 		return vs_err(err, "internal: read of 0x%zx bytes exceeds the "
 			      "window", len), NULL;
-	if (read_window(v, w, off, end, err) < 0)
+	if (read_window(v, w, start, end, err) < 0)
 		return NULL;
-	return w->p;
+	return w->p + (off - start);
+}
+
+/* ---- small reads ------------------------------------------------------ */
+
+/* The slot holding the block at BOFF, or the one to refill: an empty one,
+ * else the least recently used. */
+static struct vs_small_slot *small_slot(struct vs_small *c, uint64_t boff)
+{
+	struct vs_small_slot *victim = &c->slot[0];
+
+	for (int i = 0; i < VS_SMALL_SLOTS; i++) {
+		struct vs_small_slot *sl = &c->slot[i];
+
+		if (sl->len && sl->off == boff)
+			return sl;
+		if (victim->len && (!sl->len || sl->used < victim->used))
+			victim = sl;
+	}
+	return victim;
+}
+
+/* The block at BOFF in slot SL, read unless it is there already. */
+static const uint8_t *small_block(struct vs_view *v, struct vs_small_slot *sl,
+				  uint64_t boff, struct vs_error *err)
+{
+	struct vs_small *c = &v->small;
+	uint8_t *mem = c->mem + (size_t)(sl - c->slot) * VS_SMALL_BLOCK;
+	uint64_t n = v->f->size - boff;
+
+	sl->used = ++c->clock;
+	if (sl->len && sl->off == boff)
+		return mem;
+	if (n > VS_SMALL_BLOCK)
+		n = VS_SMALL_BLOCK;
+	sl->len = 0;
+	if (vs_file_read(v->f, mem, (size_t)n, boff) < 0)
+		return read_failed(v->f, "small read", boff, err), NULL;
+	sl->off = boff;
+	sl->len = (size_t)n;
+	c->misses++;
+	return mem;
+}
+
+int vs_view_read_small(struct vs_view *v, void *buf, size_t len, uint64_t off,
+		       struct vs_error *err)
+{
+	struct vs_small *c = &v->small;
+	uint8_t *out = buf;
+
+	if (off > v->f->size || len > v->f->size - off)
+		return vs_err(err, "read of 0x%zx bytes at offset 0x%llx of "
+			      "'%s': the file ends at 0x%llx", len,
+			      (unsigned long long)off, v->f->name,
+			      (unsigned long long)v->f->size);
+	if (!c->mem) {
+		c->mem = malloc(VS_SMALL_SLOTS * VS_SMALL_BLOCK);
+		if (!c->mem)
+			return vs_err_oom(err, "out of memory");
+	}
+	while (len) {
+		uint64_t boff = off & ~(uint64_t)(VS_SMALL_BLOCK - 1);
+		size_t in = (size_t)(off - boff);
+		size_t n = VS_SMALL_BLOCK - in < len ? VS_SMALL_BLOCK - in : len;
+		const uint8_t *b = small_block(v, small_slot(c, boff), boff,
+					       err);
+
+		if (!b)
+			return -1;
+		memcpy(out, b + in, n);
+		out += n;
+		off += n;
+		len -= n;
+	}
+	return 0;
 }

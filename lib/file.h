@@ -74,9 +74,33 @@ enum { VS_WIN_DATA, VS_WIN_DESC, VS_WIN_BITMAP, VS_NR_WIN };
 #define VS_MAP_WINDOW  ((size_t)2 << 20)
 #define VS_READ_WINDOW ((size_t)1 << 20)
 
+/* Small reads scattered over the file (page-table entries, kernel
+ * variables): a few page-sized blocks, each filled by one pread of its
+ * aligned VS_SMALL_BLOCK bytes, the least recently used one refilled on a
+ * miss.  A hit is a memcpy; a miss one pread of a page (on /proc/vmcore
+ * one ioremap), where a window would map and unmap 2 MiB for 8 bytes. */
+#define VS_SMALL_BLOCK ((size_t)4096)
+#define VS_SMALL_SLOTS 16
+
+struct vs_small_slot {
+	uint64_t off;                /* file offset, VS_SMALL_BLOCK aligned */
+	size_t len;                  /* bytes held (less at the file's end);
+					0: empty */
+	uint64_t used;               /* the cache's clock at the last use */
+};
+
+struct vs_small {
+	uint8_t *mem;                /* VS_SMALL_SLOTS blocks, allocated at
+					the first read, kept */
+	struct vs_small_slot slot[VS_SMALL_SLOTS];
+	uint64_t clock;
+	uint64_t misses;             /* blocks read (the unit test counts) */
+};
+
 struct vs_view {
 	const struct vs_file *f;
 	struct vs_window win[VS_NR_WIN];
+	struct vs_small small;
 	int use_mmap;                /* cleared for good if mmap fails */
 	int sparse;                  /* reads far apart: read just what is
 					asked, map nothing (a 2 MiB mapping
@@ -106,5 +130,11 @@ static inline void vs_view_run(struct vs_view *v, uint64_t bytes)
  * is where the surrounding region ends in the file. */
 const uint8_t *vs_view_get(struct vs_view *v, int w, uint64_t off, size_t len,
 			   uint64_t limit, struct vs_error *err);
+
+/* Copy file bytes [off, off + len) into BUF through V's small-read
+ * blocks (any LEN, meant for reads under a page): fails naming the
+ * offset when they run past the file's end or the read fails. */
+int vs_view_read_small(struct vs_view *v, void *buf, size_t len, uint64_t off,
+		       struct vs_error *err);
 
 #endif

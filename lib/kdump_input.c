@@ -441,16 +441,14 @@ static int read_desc(struct vs_reader *r, uint64_t pfn,
 {
 	const struct kdump_input *kd = r->in->priv;
 	uint64_t index, off;
-	const uint8_t *p;
 
 	if (desc_index(r, pfn, &index, err) < 0)
 		return -1;
 	off = kd->desc_off + index * sizeof(*pd);
-	p = vs_view_get(&r->view, VS_WIN_DESC, off, sizeof(*pd), r->in->file.size,
-			  err);
-	if (!p)
+	/* Through the small-read blocks: the page tables a translation
+	 * reads have their descriptors all over the table. */
+	if (vs_view_read_small(&r->view, pd, sizeof(*pd), off, err) < 0)
 		return -1;
-	memcpy(pd, p, sizeof(*pd));
 	kdump_page_desc_order(&r->in->order, pd);
 	return 0;
 }
@@ -495,10 +493,31 @@ static int decompress(struct vs_reader *r, const struct kdump_page_desc *pd,
 	return 0;
 }
 
+/* Compressed pages under this many bytes are read through the view's
+ * small-read blocks. */
+#define KDUMP_SMALL_DATA 512
+
+/* PD's data: a small compressed page (a page table, mostly zeros, read
+ * again at each translation through it) copied through the small-read
+ * blocks into SMALL (KDUMP_SMALL_DATA bytes), the rest in place through
+ * the data window. */
+static const uint8_t *page_data(struct vs_reader *r,
+				const struct kdump_page_desc *pd,
+				uint8_t *small, struct vs_error *err)
+{
+	if (pd->flags && pd->size < KDUMP_SMALL_DATA)
+		return vs_view_read_small(&r->view, small, pd->size,
+					  (uint64_t)pd->offset, err) < 0 ?
+		       NULL : small;
+	return vs_view_get(&r->view, VS_WIN_DATA, (uint64_t)pd->offset,
+			   pd->size, r->in->file.size, err);
+}
+
 static int kdump_read_page(struct vs_reader *r, uint64_t pfn,
 			   const uint8_t **page, struct vs_error *err)
 {
 	const struct vs_input *in = r->in;
+	uint8_t small[KDUMP_SMALL_DATA];
 	struct kdump_page_desc pd;
 	const uint8_t *data;
 	int set;
@@ -520,8 +539,7 @@ static int kdump_read_page(struct vs_reader *r, uint64_t pfn,
 		return vs_err(err, "not in the dump");
 	if (read_desc(r, pfn, &pd, err) < 0 || check_desc(r, &pd, err) < 0)
 		return -1;
-	data = vs_view_get(&r->view, VS_WIN_DATA, (uint64_t)pd.offset, pd.size,
-			   in->file.size, err);
+	data = page_data(r, &pd, small, err);
 	if (!data)
 		return -1;
 	if (!pd.flags) {

@@ -67,6 +67,8 @@ run_test "unit: binary search (util.h): a key member of another type than uint64
 	t_bound_type
 run_test "unit: kallsyms decoding: relative, absolute per-CPU, absolute 8/4, both orders, long names, corrupt tables" \
 	t_unit kallsyms
+run_test "unit: small-read blocks (file.c): block boundaries, the file's end, a read past it refused, LRU eviction, random reads against pread, mmap on and off" \
+	t_unit smallread
 if unit_small=$(unit_small_vmcore) && [ ${#vmcores[@]} -gt 0 ]; then
 	run_test "unit: API contract: a session dumps twice, dry run, cancel" \
 		t_unit api "$unit_small" "${vmcores[0]}"
