@@ -29,14 +29,19 @@ uptime_s() { cut -d' ' -f1 /proc/uptime; }
 for m in $(cat /modules.order); do
 	insmod "$m" 2>/dev/null   # crc32c-intel may refuse a CPU; ext4 has a fallback
 done
-i=0
-while [ ! -b /dev/vda ]; do
-	i=$((i + 1))
-	[ $i -le 100 ] || fail "virtio disk /dev/vda never appeared"
-	sleep 0.1
-done
-mkdir -p /mnt/disk
-mount -t ext4 /dev/vda /mnt/disk || fail "mount /dev/vda"
+# mount_when_ready DEV DIR WHAT: mount the ext4 on DEV at DIR once the
+# block device DEV appears (10 s at most; WHAT names it in the failure).
+mount_when_ready() {
+	i=0
+	while [ ! -b "$1" ]; do
+		i=$((i + 1))
+		[ $i -le 100 ] || fail "$3 $1 never appeared"
+		sleep 0.1
+	done
+	mkdir -p "$2"
+	mount -t ext4 "$1" "$2" || fail "mount $1"
+}
+mount_when_ready /dev/vda /mnt/disk "virtio disk"
 
 # bench (kdump-test --bench): each case of /bench-specs (CASE|TOOL|THREADS|
 # ACCESS|BINARY|ARGS) on /proc/vmcore and on a copy of it on the disk,
@@ -87,14 +92,7 @@ bench() {
 	# read() takes each page through its own ioremap.
 	copy=/mnt/disk/vmcore.copy
 	if [ "$BENCH_FILE" = pmem ]; then
-		i=0
-		while [ ! -b /dev/pmem0 ]; do
-			i=$((i + 1))
-			[ $i -le 100 ] || fail "virtio-pmem /dev/pmem0 never appeared"
-			sleep 0.1
-		done
-		mkdir -p /mnt/pmem
-		mount -t ext4 /dev/pmem0 /mnt/pmem || fail "mount /dev/pmem0"
+		mount_when_ready /dev/pmem0 /mnt/pmem virtio-pmem
 		copy=/mnt/pmem/vmcore.copy
 	fi
 	/bin/benchrun $out/bench.tsv "file|0|0|raw|copy|0|mmap" --mmap /proc/vmcore \
