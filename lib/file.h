@@ -66,8 +66,9 @@ struct vs_window {
 };
 
 /* The windows a format keeps apart so that one does not evict another:
- * bulk data, small reads (descriptors, page-table entries), bitmaps. */
-enum { VS_WIN_DATA, VS_WIN_DESC, VS_WIN_BITMAP, VS_NR_WIN };
+ * bulk data, bitmaps.  Small reads (kdump descriptors, page-table
+ * entries) go through the view's small-read blocks (struct vs_small). */
+enum { VS_WIN_DATA, VS_WIN_BITMAP, VS_NR_WIN };
 
 /* A window spans 2 MiB when mapped, 1 MiB when read; a read of up to
  * VS_READ_WINDOW bytes is served whole by either. */
