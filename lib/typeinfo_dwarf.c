@@ -375,6 +375,18 @@ static void dw_free(void *ctx)
 	free(c);
 }
 
+/* The machine, the pointer size and the sections' facts of C's ELF
+ * (header EH). */
+static int read_elf_facts(struct dw_ctx *c, const GElf_Ehdr *eh,
+			  const char *path, struct vs_error *err)
+{
+	c->machine = eh->e_machine;
+	c->ptr_size = gelf_getclass(c->elf) == ELFCLASS64 ? 8 : 4;
+	if (scan_sections(c) < 0)
+		return vs_err_oom(err, "out of memory reading '%s'", path);
+	return 0;
+}
+
 static int open_elf(struct dw_ctx *c, const char *path, struct vs_error *err)
 {
 	GElf_Ehdr eh;
@@ -386,10 +398,8 @@ static int open_elf(struct dw_ctx *c, const char *path, struct vs_error *err)
 	c->elf = elf_begin(c->fd, ELF_C_READ_MMAP, NULL);
 	if (!c->elf || elf_kind(c->elf) != ELF_K_ELF || !gelf_getehdr(c->elf, &eh))
 		return vs_err(err, "'%s' is not an ELF file", path);
-	c->machine = eh.e_machine;
-	c->ptr_size = gelf_getclass(c->elf) == ELFCLASS64 ? 8 : 4;
-	if (scan_sections(c) < 0)
-		return vs_err_oom(err, "out of memory reading '%s'", path);
+	if (read_elf_facts(c, &eh, path, err) < 0)
+		return -1;
 	c->dw = dwarf_begin_elf(c->elf, DWARF_C_READ, NULL);
 	if (!c->dw)
 		return vs_err(err, "'%s' has no DWARF debug information (%s): "
@@ -418,21 +428,31 @@ static struct dw_ctx *dw_ctx_new(const char *path, struct vs_error *err)
 	return c;
 }
 
-int vs_typeinfo_dwarf_open(struct vs_typeinfo *ti, const char *vmlinux,
+/* TI reads the debug file at PATH, opened by OPENER (a vmlinux or a
+ * module) and indexed. */
+static int dwarf_open_with(struct vs_typeinfo *ti, const char *path,
+			   int (*opener)(struct dw_ctx *, const char *,
+					 struct vs_error *),
 			   struct vs_error *err)
 {
-	struct dw_ctx *c = dw_ctx_new(vmlinux, err);
+	struct dw_ctx *c = dw_ctx_new(path, err);
 
 	ti->ops = NULL;
 	if (!c)
 		return -1;
-	if (open_elf(c, vmlinux, err) < 0 || index_dwarf(c, vmlinux, err) < 0) {
+	if (opener(c, path, err) < 0 || index_dwarf(c, path, err) < 0) {
 		dw_free(c);
 		return -1;
 	}
 	ti->ops = &dwarf_ops;
 	ti->ctx = c;
 	return 0;
+}
+
+int vs_typeinfo_dwarf_open(struct vs_typeinfo *ti, const char *vmlinux,
+			   struct vs_error *err)
+{
+	return dwarf_open_with(ti, vmlinux, open_elf, err);
 }
 
 /* A module's debug file is relocatable (ET_REL): its DWARF holds
@@ -481,28 +501,13 @@ static int open_module(struct dw_ctx *c, const char *path,
 	c->elf = dwarf_getelf(c->dw);
 	if (!c->elf || !gelf_getehdr(c->elf, &eh))
 		return vs_err(err, "'%s' is not an ELF file", path);
-	c->machine = eh.e_machine;
-	c->ptr_size = gelf_getclass(c->elf) == ELFCLASS64 ? 8 : 4;
-	if (scan_sections(c) < 0)
-		return vs_err_oom(err, "out of memory reading '%s'", path);
-	return 0;
+	return read_elf_facts(c, &eh, path, err);
 }
 
 int vs_typeinfo_dwarf_open_module(struct vs_typeinfo *ti, const char *path,
 				  struct vs_error *err)
 {
-	struct dw_ctx *c = dw_ctx_new(path, err);
-
-	ti->ops = NULL;
-	if (!c)
-		return -1;
-	if (open_module(c, path, err) < 0 || index_dwarf(c, path, err) < 0) {
-		dw_free(c);
-		return -1;
-	}
-	ti->ops = &dwarf_ops;
-	ti->ctx = c;
-	return 0;
+	return dwarf_open_with(ti, path, open_module, err);
 }
 
 /* ---- the ops ---- */
