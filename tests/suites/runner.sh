@@ -51,25 +51,27 @@ runner_tree() {
 	done
 }
 
-# runner_run DIR JOBS: the copy's output (exit status last, "rc N").
+# runner_run JOBS: a fresh scratch tree ($work/runner) run with JOBS jobs;
+# its output printed and left in $work/runner/out.txt, "rc N" last (the
+# exit status); false unless that is 1, as both tests' runs must end.
 runner_run() {
-	local rc
-	VMSIFT_JOBS=$2 VMSIFT_TESTS='^runner' VMSIFT_LIST=0 VMSIFT_KEEP=0 \
-		"$1/tests/run" > "$1/out.txt" 2>&1
+	local d=$work/runner rc
+	runner_tree "$d" || return 1
+	VMSIFT_JOBS=$1 VMSIFT_TESTS='^runner' VMSIFT_LIST=0 VMSIFT_KEEP=0 \
+		"$d/tests/run" > "$d/out.txt" 2>&1
 	rc=$?
-	cat "$1/out.txt"
-	echo "rc $rc"
+	echo "rc $rc" >> "$d/out.txt"
+	cat "$d/out.txt"
+	[ $rc = 1 ] || { echo "exit status not 1"; return 1; }
 }
 
 # t_runner_parallel: 2 jobs: 6 passed (a1, a2, c1, k1, iso x, iso y), 3
 # failed (b1, the jobs of c.sh and k.sh), exit status 1, a.sh's lines
 # together.
 t_runner_parallel() {
-	local d=$work/runner out
-	runner_tree "$d" || return 1
-	out=$(runner_run "$d" 2)
-	echo "$out"
-	grep -qx 'rc 1' <<<"$out" || { echo "exit status not 1"; return 1; }
+	local out
+	runner_run 2 || return 1
+	out=$(< "$work/runner/out.txt")
 	grep -qx '6 passed, 3 failed' <<<"$out" || { echo "wrong sums"; return 1; }
 	grep -q '^not ok - job c ended before its end (exit status 3)' <<<"$out" ||
 		{ echo "the exit of c.sh is not a failure"; return 1; }
@@ -83,11 +85,9 @@ t_runner_parallel() {
 
 # t_runner_serial: 1 job: the exit of c.sh ends the run with a failure.
 t_runner_serial() {
-	local d=$work/runner out
-	runner_tree "$d" || return 1
-	out=$(runner_run "$d" 1)
-	echo "$out"
-	grep -qx 'rc 1' <<<"$out" || { echo "exit status not 1"; return 1; }
+	local out
+	runner_run 1 || return 1
+	out=$(< "$work/runner/out.txt")
 	grep -q '^not ok - the run ended early' <<<"$out" ||
 		{ echo "the exit of c.sh is not a failure"; return 1; }
 	! grep -q 'runner c2' <<<"$out"
