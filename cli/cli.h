@@ -96,6 +96,11 @@ int cli_subcommand(int argc, char **argv, int *status);
 /* Create PATH for output: 0600, never over an existing file or through a
  * symlink unless -f; prints the error and returns -1 on failure. */
 int open_output(const struct cli *c, const char *path, int *created);
+/* A session with --identity's file set (cli_set_identity) and PATH
+ * created for output (open_output): PATH's descriptor, the session in
+ * *VS; -1 (the error printed, nothing held) on failure. */
+int cli_session_output(const struct cli *c, const char *path,
+		       struct vmsift **vs);
 
 /* encrypt.c: the age options (doc/encryption.md). */
 int cli_add_recipient(struct cli *c, const char *r);

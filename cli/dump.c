@@ -203,6 +203,27 @@ int open_output(const struct cli *c, const char *path, int *created)
 	return fd;
 }
 
+int cli_session_output(const struct cli *c, const char *path,
+		       struct vmsift **vs)
+{
+	int fd, created = 0;
+
+	*vs = vmsift_new();
+	if (!*vs)
+		return cli_error("out of memory");
+	if (cli_set_identity(*vs, c) < 0) {
+		cli_error("%s", vmsift_error(*vs));
+		fd = -1;
+	} else {
+		fd = open_output(c, path, &created);
+	}
+	if (fd < 0) {
+		vmsift_free(*vs);
+		*vs = NULL;
+	}
+	return fd;
+}
+
 static int check_dump_args(const struct cli *c)
 {
 	int want = c->opts.flattened ? 1 : 2;
@@ -330,24 +351,14 @@ out:
 int cli_rebuild(struct cli *c)
 {
 	struct vmsift *vs;
-	int fd, created = 0, ret;
+	int fd, ret;
 
 	if (c->nargs != 1)
 		return cli_error("-R takes one argument, the DUMPFILE to "
 				 "write; the stream comes on stdin"), 1;
-	vs = vmsift_new();
-	if (!vs)
-		return cli_error("out of memory"), 1;
-	if (cli_set_identity(vs, c) < 0) {
-		cli_error("%s", vmsift_error(vs));
-		vmsift_free(vs);
+	fd = cli_session_output(c, c->args[0], &vs);
+	if (fd < 0)
 		return 1;
-	}
-	fd = open_output(c, c->args[0], &created);
-	if (fd < 0) {
-		vmsift_free(vs);
-		return 1;
-	}
 	ret = vmsift_rebuild_flattened(vs, STDIN_FILENO, "<stdin>", fd,
 				       c->args[0]);
 	if (ret < 0)

@@ -123,7 +123,7 @@ int cli_reassemble(struct cli *c)
 {
 	struct vmsift *vs;
 	const char *out;
-	int fd, created = 0, ret;
+	int fd, ret;
 
 	if (c->nargs < 2)
 		return cli_error("--reassemble needs the split DUMPFILEs and "
@@ -131,19 +131,9 @@ int cli_reassemble(struct cli *c)
 	if (c->check_params)
 		return 0;
 	out = c->args[c->nargs - 1];
-	vs = vmsift_new();
-	if (!vs)
-		return cli_error("out of memory"), 1;
-	if (cli_set_identity(vs, c) < 0) {
-		cli_error("%s", vmsift_error(vs));
-		vmsift_free(vs);
+	fd = cli_session_output(c, out, &vs);
+	if (fd < 0)
 		return 1;
-	}
-	fd = open_output(c, out, &created);
-	if (fd < 0) {
-		vmsift_free(vs);
-		return 1;
-	}
 	ret = reassemble_parts(c, vs, fd, out);
 	if (close(fd) < 0 && ret == 0)
 		ret = cli_error("cannot close '%s': %s", out, strerror(errno));

@@ -32,12 +32,12 @@ int vs_pread_full(int fd, void *buf, size_t len, uint64_t off)
 	return 0;
 }
 
-int vs_pwrite_full(int fd, const void *buf, size_t len, uint64_t off)
+/* Write all LEN bytes of BUF: with pwrite at OFF when AT, else with
+ * write at the descriptor's position (a pipe's stream). */
+static int write_all(int fd, const char *p, size_t len, int at, uint64_t off)
 {
-	const char *p = buf;
-
 	while (len) {
-		ssize_t n = pwrite(fd, p, len, (off_t)off);
+		ssize_t n = at ? pwrite(fd, p, len, (off_t)off) : write(fd, p, len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -53,24 +53,14 @@ int vs_pwrite_full(int fd, const void *buf, size_t len, uint64_t off)
 	return 0;
 }
 
+int vs_pwrite_full(int fd, const void *buf, size_t len, uint64_t off)
+{
+	return write_all(fd, buf, len, 1, off);
+}
+
 int vs_write_full(int fd, const void *buf, size_t len)
 {
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (n == 0)
-				errno = ENOSPC;
-			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	return write_all(fd, buf, len, 0, 0);
 }
 
 ssize_t vs_read_upto(int fd, void *buf, size_t len)
