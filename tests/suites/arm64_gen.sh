@@ -6,6 +6,7 @@
 # reads back through libkdumpfile equal to the input; with 16K and 64K
 # pages every codec, ELF output, --split and re-filtering; missing
 # VMCOREINFO keys, a vmcore flagged big-endian.  Sourced by tests/run.
+# prebuild: none
 
 arm_gen=$top/tests/gen/arm64
 arm_expected=$arm_gen/expected.txt

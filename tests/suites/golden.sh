@@ -5,6 +5,7 @@
 # only to move code cannot pass it by accident; a change meant to change
 # output regenerates the file and says why in its commit.  Sourced by
 # tests/run.
+# prebuild: none
 
 t_golden() {
 	local in=$1 d=$work/out/golden

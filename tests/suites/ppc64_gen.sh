@@ -7,6 +7,7 @@
 # libkdumpfile equal to the input; drgn reads the Debian configuration's
 # vmcore and dumps; a missing key, a fallback, a big-endian vmcore,
 # --dump-dmesg and the kdump header.  Sourced by tests/run.
+# prebuild: none
 
 ppc_gen=$top/tests/gen/ppc64
 ppc_expected=$ppc_gen/expected.txt

@@ -7,6 +7,7 @@
 # reads back through libkdumpfile equal to the input, drgn reads the
 # dumps; corrupt page tables, missing VMCOREINFO keys and makedumpfile's
 # fallbacks.  Sourced by tests/run.
+# prebuild: none
 
 rv_gen=$top/tests/gen/riscv64
 rv_expected=$rv_gen/expected.txt
