@@ -13,7 +13,7 @@
 
 #define WORDS (VS_SELECT_PFNS / 64)
 
-/* Sampled pages per job of the second pass. */
+/* Sampled pages per job of the passes over the sample. */
 #define EST_BATCH 128
 
 /* The codec every sampled page is compressed with, the reference of the
