@@ -92,10 +92,12 @@ $(VMSIFT_CACHE)/sysroot-%/.complete: tools/cross-sysroot
 
 vmsift-static: $(CLI_SRC) $(LIB_SRC) $(HDRS) $(STAMP)
 vmsift-static $(CROSS_ARCHS:%=vmsift-static.%):
-	$(CC) $(CROSS_CPPFLAGS) $(CFLAGS) -DVMSIFT_NO_DWARF -DVMSIFT_NO_BTF -static -o $@ $(CLI_SRC) $(LIB_SRC) $(COMPAT_SRC) \
-		$(CROSS_LDFLAGS) $(LDFLAGS) $(filter-out $(VMSIFT_DW_LIBS) -lbpf,$(LDLIBS)) -lz -lstdc++ -lm
-# (static snappy is C++; no libbpf in the sysroots, see typeinfo_btf.c;
-# -lz again after -lcrypto: trixie's static libcrypto, riscv64's, calls zlib)
+	$(CC) $(CROSS_CPPFLAGS) $(CFLAGS) -DVMSIFT_NO_DWARF -DVMSIFT_NO_BTF -DVMSIFT_CRYPTO_LINKED \
+		-static -o $@ $(CLI_SRC) $(LIB_SRC) $(COMPAT_SRC) $(CROSS_LDFLAGS) $(LDFLAGS) \
+		$(filter-out $(VMSIFT_DW_LIBS) -lbpf,$(LDLIBS)) $(VMSIFT_CRYPTO_LIBS) -lz -lstdc++ -lm
+# (static snappy is C++; no libbpf in the sysroots, see typeinfo_btf.c; no
+# dlopen in a static program: libcrypto linked, lib/crypto.h; -lz again
+# after -lcrypto: trixie's static libcrypto, riscv64's, calls zlib)
 
 bench/ceiling: bench/ceiling.c lib/libvmsift.a $(STAMP)
 	$(CC) $(CFLAGS) -o $@ bench/ceiling.c lib/libvmsift.a $(LDFLAGS) $(LDLIBS)

@@ -13,7 +13,10 @@
 #   VMSIFT_STD       language standard and threads
 #   VMSIFT_VISIBILITY  hidden by default: libvmsift.so exports VMSIFT_API only
 #   VMSIFT_WARN      the warning set (-Werror added when WERROR=1)
-#   VMSIFT_LDLIBS    the libraries to link
+#   VMSIFT_LDLIBS    the libraries to link (not libcrypto: lib/crypto.c
+#                    loads it when encryption needs it)
+#   VMSIFT_CRYPTO_LIBS  libcrypto, linked by the static builds only
+#                    (-DVMSIFT_CRYPTO_LINKED, lib/crypto.h)
 #   VMSIFT_DW_LIBS   elfutils' libdw and libelf (-x, -g: lib/typeinfo_dwarf.c),
 #                    part of VMSIFT_LDLIBS; the static builds leave them out
 
@@ -35,7 +38,9 @@ ifeq ($(WERROR),1)
 VMSIFT_WARN  += -Werror
 endif
 VMSIFT_DW_LIBS := -ldw -lelf
-VMSIFT_LDLIBS := $(VMSIFT_PKG_LIBS) $(VMSIFT_DW_LIBS) -pthread
+VMSIFT_CRYPTO_LIBS := -lcrypto
+VMSIFT_LDLIBS := $(filter-out $(VMSIFT_CRYPTO_LIBS),$(VMSIFT_PKG_LIBS)) \
+                 $(VMSIFT_DW_LIBS) -pthread
 
 # print-VAR: VAR's value, for scripts that build outside make.
 print-%:

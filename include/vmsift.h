@@ -197,7 +197,8 @@ struct vmsift_mem_usage {
 	double seconds;
 	/* In: each of the two samples (pages kept at 31, pages only level 1
 	 * keeps) ends with between a third of SAMPLE_PAGES and all of them;
-	 * 0: the default, 1536.  SAMPLE_SEED (low 32 bits) shifts which pages
+	 * 0: the default, 1536 pages of 4 KiB in bytes but at least 768 pages.
+	 * SAMPLE_SEED (low 32 bits) shifts which pages
 	 * (doc/mem-usage.md). */
 	unsigned sample_pages;
 	uint64_t sample_seed;

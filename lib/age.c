@@ -2,7 +2,7 @@
 /*
  * age.c - the age format's keys, header and chunk sealing (age.h), over
  * OpenSSL's libcrypto (X25519, HKDF-SHA-256, HMAC-SHA-256,
- * ChaCha20-Poly1305).  What is written here is encoding only: bech32 for
+ * ChaCha20-Poly1305), loaded at the first use (crypto.h).  What is written here is encoding only: bech32 for
  * keys, unpadded base64 for the header, the header's line grammar.
  */
 #include <errno.h>
@@ -12,13 +12,8 @@
 #include <sys/random.h>
 #include <unistd.h>
 
-#include <openssl/core_names.h>
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-#include <openssl/kdf.h>
-
 #include "age.h"
+#include "crypto.h"
 #include "util.h"
 
 #ifndef GRND_INSECURE
@@ -192,23 +187,26 @@ int vs_age_random(uint8_t *buf, size_t len, int *weak, struct vs_error *err)
 	return 0;
 }
 
-static EVP_PKEY *x25519_key(const uint8_t key[VS_AGE_KEY], int secret)
+static EVP_PKEY *x25519_key(const struct vs_crypto *c,
+			    const uint8_t key[VS_AGE_KEY], int secret)
 {
-	return secret ? EVP_PKEY_new_raw_private_key(EVP_PKEY_X25519, NULL,
-						     key, VS_AGE_KEY) :
-			EVP_PKEY_new_raw_public_key(EVP_PKEY_X25519, NULL,
-						    key, VS_AGE_KEY);
+	return secret ? c->EVP_PKEY_new_raw_private_key(EVP_PKEY_X25519, NULL,
+							key, VS_AGE_KEY) :
+			c->EVP_PKEY_new_raw_public_key(EVP_PKEY_X25519, NULL,
+						       key, VS_AGE_KEY);
 }
 
 /* PK = X25519(SK, basepoint). */
 static int x25519_public(const uint8_t sk[VS_AGE_KEY], uint8_t pk[VS_AGE_KEY])
 {
-	EVP_PKEY *k = x25519_key(sk, 1);
+	const struct vs_crypto *c = vs_crypto();
+	EVP_PKEY *k = c ? x25519_key(c, sk, 1) : NULL;
 	size_t len = VS_AGE_KEY;
-	int ok = k && EVP_PKEY_get_raw_public_key(k, pk, &len) == 1 &&
+	int ok = k && c->EVP_PKEY_get_raw_public_key(k, pk, &len) == 1 &&
 		 len == VS_AGE_KEY;
 
-	EVP_PKEY_free(k);
+	if (k)
+		c->EVP_PKEY_free(k);
 	return ok ? 0 : -1;
 }
 
@@ -216,17 +214,24 @@ static int x25519_public(const uint8_t sk[VS_AGE_KEY], uint8_t pk[VS_AGE_KEY])
 static int x25519(const uint8_t sk[VS_AGE_KEY], const uint8_t peer[VS_AGE_KEY],
 		  uint8_t out[VS_AGE_KEY])
 {
-	EVP_PKEY *k = x25519_key(sk, 1), *p = x25519_key(peer, 0);
-	EVP_PKEY_CTX *c = k && p ? EVP_PKEY_CTX_new(k, NULL) : NULL;
+	const struct vs_crypto *c = vs_crypto();
+	EVP_PKEY *k, *p;
+	EVP_PKEY_CTX *x;
 	size_t len = VS_AGE_KEY;
-	int ok = c && EVP_PKEY_derive_init(c) == 1 &&
-		 EVP_PKEY_derive_set_peer(c, p) == 1 &&
-		 EVP_PKEY_derive(c, out, &len) == 1 && len == VS_AGE_KEY &&
-		 !vs_is_zero(out, VS_AGE_KEY);
+	int ok;
 
-	EVP_PKEY_CTX_free(c);
-	EVP_PKEY_free(p);
-	EVP_PKEY_free(k);
+	if (!c)
+		return -1;
+	k = x25519_key(c, sk, 1);
+	p = x25519_key(c, peer, 0);
+	x = k && p ? c->EVP_PKEY_CTX_new(k, NULL) : NULL;
+	ok = x && c->EVP_PKEY_derive_init(x) == 1 &&
+	     c->EVP_PKEY_derive_set_peer(x, p) == 1 &&
+	     c->EVP_PKEY_derive(x, out, &len) == 1 && len == VS_AGE_KEY &&
+	     !vs_is_zero(out, VS_AGE_KEY);
+	c->EVP_PKEY_CTX_free(x);
+	c->EVP_PKEY_free(p);
+	c->EVP_PKEY_free(k);
 	return ok ? 0 : -1;
 }
 
@@ -237,32 +242,37 @@ static int hkdf(const uint8_t *ikm, size_t ikm_len, const uint8_t *salt,
 {
 	uint8_t k[64], s[64];
 	char i[64], digest[] = "SHA256";
-	EVP_KDF *kdf = EVP_KDF_fetch(NULL, "HKDF", NULL);
-	EVP_KDF_CTX *c = kdf ? EVP_KDF_CTX_new(kdf) : NULL;
+	const struct vs_crypto *f = vs_crypto();
+	EVP_KDF *kdf = f ? f->EVP_KDF_fetch(NULL, "HKDF", NULL) : NULL;
+	EVP_KDF_CTX *c = kdf ? f->EVP_KDF_CTX_new(kdf) : NULL;
 	OSSL_PARAM params[5], *p = params;
 	int ok;
 
-	EVP_KDF_free(kdf);
+	if (kdf)
+		f->EVP_KDF_free(kdf);
 	if (!c || ikm_len > sizeof(k) || salt_len > sizeof(s) ||
 	    strlen(info) >= sizeof(i)) {
-		EVP_KDF_CTX_free(c);
+		if (c)
+			f->EVP_KDF_CTX_free(c);
 		return -1;
 	}
 	memcpy(k, ikm, ikm_len);
 	if (salt_len)
 		memcpy(s, salt, salt_len);
 	strcpy(i, info);
-	*p++ = OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, digest, 0);
-	*p++ = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY, k, ikm_len);
+	*p++ = f->OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST,
+						   digest, 0);
+	*p++ = f->OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY, k,
+						    ikm_len);
 	if (salt_len)
-		*p++ = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SALT,
-							 s, salt_len);
-	*p++ = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, i,
-						 strlen(i));
-	*p = OSSL_PARAM_construct_end();
-	ok = EVP_KDF_derive(c, out, VS_AGE_KEY, params) == 1;
-	EVP_KDF_CTX_free(c);
-	OPENSSL_cleanse(k, sizeof(k));
+		*p++ = f->OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SALT,
+							    s, salt_len);
+	*p++ = f->OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, i,
+						    strlen(i));
+	*p = f->OSSL_PARAM_construct_end();
+	ok = f->EVP_KDF_derive(c, out, VS_AGE_KEY, params) == 1;
+	f->EVP_KDF_CTX_free(c);
+	vs_cleanse(k, sizeof(k));
 	return ok ? 0 : -1;
 }
 
@@ -270,15 +280,16 @@ static int hkdf(const uint8_t *ikm, size_t ikm_len, const uint8_t *salt,
 static int header_mac(const uint8_t file_key[VS_AGE_FILE_KEY],
 		      const void *text, size_t len, uint8_t mac[32])
 {
+	const struct vs_crypto *c = vs_crypto();
 	uint8_t key[VS_AGE_KEY];
 	unsigned mac_len = 32;
 	int ok;
 
-	if (hkdf(file_key, VS_AGE_FILE_KEY, NULL, 0, "header", key) < 0)
+	if (!c || hkdf(file_key, VS_AGE_FILE_KEY, NULL, 0, "header", key) < 0)
 		return -1;
-	ok = HMAC(EVP_sha256(), key, sizeof(key), text, len, mac,
-		  &mac_len) != NULL && mac_len == 32;
-	OPENSSL_cleanse(key, sizeof(key));
+	ok = c->HMAC(c->EVP_sha256(), key, sizeof(key), text, len, mac,
+		     &mac_len) != NULL && mac_len == 32;
+	vs_cleanse(key, sizeof(key));
 	return ok ? 0 : -1;
 }
 
@@ -295,12 +306,15 @@ int vs_age_payload_key(const uint8_t file_key[VS_AGE_FILE_KEY],
 
 void *vs_age_cipher_new(void)
 {
-	return EVP_CIPHER_CTX_new();
+	const struct vs_crypto *c = vs_crypto();
+
+	return c ? c->EVP_CIPHER_CTX_new() : NULL;
 }
 
 void vs_age_cipher_free(void *ctx)
 {
-	EVP_CIPHER_CTX_free(ctx);
+	if (ctx)  /* made by vs_age_cipher_new(): libcrypto is loaded */
+		vs_crypto()->EVP_CIPHER_CTX_free(ctx);
 }
 
 static void stream_nonce(uint8_t nonce[12], uint64_t counter, int last)
@@ -314,17 +328,18 @@ static void stream_nonce(uint8_t nonce[12], uint64_t counter, int last)
 int vs_age_seal(void *ctx, const uint8_t key[VS_AGE_KEY], uint64_t counter,
 		int last, const uint8_t *in, size_t len, uint8_t *out)
 {
+	const struct vs_crypto *c = vs_crypto();  /* loaded: CTX is its */
 	uint8_t nonce[12];
 	int n = 0, m = 0;
 
 	stream_nonce(nonce, counter, last);
 	if (len > VS_AGE_CHUNK ||
-	    EVP_EncryptInit_ex(ctx, EVP_chacha20_poly1305(), NULL, key,
-			       nonce) != 1 ||
-	    (len && EVP_EncryptUpdate(ctx, out, &n, in, (int)len) != 1) ||
-	    EVP_EncryptFinal_ex(ctx, out + n, &m) != 1 ||
-	    EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, VS_AGE_TAG,
-				out + len) != 1)
+	    c->EVP_EncryptInit_ex(ctx, c->EVP_chacha20_poly1305(), NULL, key,
+				  nonce) != 1 ||
+	    (len && c->EVP_EncryptUpdate(ctx, out, &n, in, (int)len) != 1) ||
+	    c->EVP_EncryptFinal_ex(ctx, out + n, &m) != 1 ||
+	    c->EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, VS_AGE_TAG,
+				   out + len) != 1)
 		return -1;
 	return 0;
 }
@@ -332,6 +347,7 @@ int vs_age_seal(void *ctx, const uint8_t key[VS_AGE_KEY], uint64_t counter,
 int vs_age_open(void *ctx, const uint8_t key[VS_AGE_KEY], uint64_t counter,
 		int last, const uint8_t *in, size_t len, uint8_t *out)
 {
+	const struct vs_crypto *c = vs_crypto();  /* loaded: CTX is its */
 	uint8_t nonce[12], tag[VS_AGE_TAG];
 	size_t plen = len - VS_AGE_TAG;
 	int n = 0, m = 0;
@@ -340,13 +356,13 @@ int vs_age_open(void *ctx, const uint8_t key[VS_AGE_KEY], uint64_t counter,
 		return -1;
 	stream_nonce(nonce, counter, last);
 	memcpy(tag, in + plen, VS_AGE_TAG);
-	if (EVP_DecryptInit_ex(ctx, EVP_chacha20_poly1305(), NULL, key,
-			       nonce) != 1 ||
-	    (plen && EVP_DecryptUpdate(ctx, out, &n, in, (int)plen) != 1) ||
-	    EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, VS_AGE_TAG,
-				tag) != 1 ||
-	    EVP_DecryptFinal_ex(ctx, out + n, &m) != 1) {
-		OPENSSL_cleanse(out, plen);  /* nothing unauthenticated */
+	if (c->EVP_DecryptInit_ex(ctx, c->EVP_chacha20_poly1305(), NULL, key,
+				  nonce) != 1 ||
+	    (plen && c->EVP_DecryptUpdate(ctx, out, &n, in, (int)plen) != 1) ||
+	    c->EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, VS_AGE_TAG,
+				   tag) != 1 ||
+	    c->EVP_DecryptFinal_ex(ctx, out + n, &m) != 1) {
+		vs_cleanse(out, plen);  /* nothing unauthenticated */
 		return -1;
 	}
 	return 0;
@@ -382,7 +398,7 @@ static int add_identity(struct vs_age_ids *ids, const char *line,
 	if (strncmp(line, "AGE-SECRET-KEY-1", 16) != 0 ||
 	    bech32_decode(line, "AGE-SECRET-KEY-", id.sk, VS_AGE_KEY) < 0 ||
 	    x25519_public(id.sk, id.pk) < 0) {
-		OPENSSL_cleanse(&id, sizeof(id));
+		vs_cleanse(&id, sizeof(id));
 		return vs_err(err, "identity file '%s', line %u: not an age "
 			      "X25519 identity (AGE-SECRET-KEY-1...)", name,
 			      lineno);
@@ -392,7 +408,7 @@ static int add_identity(struct vs_age_ids *ids, const char *line,
 		return vs_err_oom(err, "out of memory");
 	ids->id = p;
 	ids->id[ids->n++] = id;
-	OPENSSL_cleanse(&id, sizeof(id));
+	vs_cleanse(&id, sizeof(id));
 	return 0;
 }
 
@@ -402,6 +418,9 @@ int vs_age_ids_parse(struct vs_age_ids *ids, const char *text, size_t len,
 	char line[256];
 	unsigned lineno = 0;
 	size_t at = 0;
+
+	if (vs_crypto_load(err) < 0)  /* a secret key's public key */
+		return -1;
 
 	while (at < len) {
 		const char *nl = memchr(text + at, '\n', len - at);
@@ -420,11 +439,11 @@ int vs_age_ids_parse(struct vs_age_ids *ids, const char *text, size_t len,
 		at += raw;
 		if (l && line[0] != '#' &&
 		    add_identity(ids, line, name, lineno, err) < 0) {
-			OPENSSL_cleanse(line, sizeof(line));
+			vs_cleanse(line, sizeof(line));
 			return -1;
 		}
 	}
-	OPENSSL_cleanse(line, sizeof(line));
+	vs_cleanse(line, sizeof(line));
 	if (ids->n == 0)
 		return vs_err(err, "identity file '%s' holds no identity", name);
 	return 0;
@@ -448,14 +467,14 @@ int vs_age_ids_load(struct vs_age_ids *ids, const char *path,
 		return vs_err(err, "identity file '%s' is 64 KiB or more: not "
 			      "an identity file", path);
 	ret = vs_age_ids_parse(ids, buf, (size_t)n, path, err);
-	OPENSSL_cleanse(buf, sizeof(buf));
+	vs_cleanse(buf, sizeof(buf));
 	return ret;
 }
 
 void vs_age_ids_free(struct vs_age_ids *ids)
 {
 	if (ids->id)
-		OPENSSL_cleanse(ids->id, ids->n * sizeof(*ids->id));
+		vs_cleanse(ids->id, ids->n * sizeof(*ids->id));
 	free(ids->id);
 	ids->id = NULL;
 	ids->n = 0;
@@ -484,9 +503,9 @@ static long x25519_stanza(const uint8_t pk[VS_AGE_KEY],
 			X25519_INFO, wrap) == 0 &&
 	     vs_age_seal(c, wrap, 0, 0, file_key, VS_AGE_FILE_KEY, body) == 0;
 	vs_age_cipher_free(c);
-	OPENSSL_cleanse(e, sizeof(e));
-	OPENSSL_cleanse(shared, sizeof(shared));
-	OPENSSL_cleanse(wrap, sizeof(wrap));
+	vs_cleanse(e, sizeof(e));
+	vs_cleanse(shared, sizeof(shared));
+	vs_cleanse(wrap, sizeof(wrap));
 	if (!ok)
 		return vs_err(err, "cannot wrap the file key for a recipient "
 			      "(libcrypto's X25519 failed: a low-order key?)");
@@ -503,9 +522,12 @@ int vs_age_header_build(const uint8_t (*pks)[VS_AGE_KEY], size_t n,
 			size_t *len, int *weak, struct vs_error *err)
 {
 	size_t cap = VS_AGE_MAGIC_LEN + n * 128 + 64, o;
-	char *h = malloc(cap);
+	char *h;
 	uint8_t mac[32];
 
+	if (vs_crypto_load(err) < 0)
+		return -1;
+	h = malloc(cap);
 	if (!h)
 		return vs_err_oom(err, "out of memory");
 	if (n == 0 || n > VS_AGE_STANZAS_MAX ||
@@ -704,8 +726,8 @@ static int try_identity(const struct vs_age_id *id,
 	     vs_age_open(c, wrap, 0, 0, body, VS_AGE_FILE_KEY + VS_AGE_TAG,
 			 file_key) == 0;
 	vs_age_cipher_free(c);
-	OPENSSL_cleanse(shared, sizeof(shared));
-	OPENSSL_cleanse(wrap, sizeof(wrap));
+	vs_cleanse(shared, sizeof(shared));
+	vs_cleanse(wrap, sizeof(wrap));
 	return ok;
 }
 
@@ -738,6 +760,8 @@ int vs_age_unwrap(const struct vs_age_header *h, const uint8_t *buf,
 	uint8_t mac[32];
 	int found = 0;
 
+	if (vs_crypto_load(err) < 0)
+		return -1;
 	for (size_t i = 0; i < h->n && !found; i++) {
 		found = open_stanza(h, i, ids, name, file_key, err);
 		if (found < 0)
@@ -748,8 +772,8 @@ int vs_age_unwrap(const struct vs_age_header *h, const uint8_t *buf,
 			      "(none of its %zu recipient stanzas opens with "
 			      "it)", name, h->n);
 	if (header_mac(file_key, buf, h->mac_at, mac) < 0 ||
-	    CRYPTO_memcmp(mac, h->mac, sizeof(mac)) != 0) {
-		OPENSSL_cleanse(file_key, VS_AGE_FILE_KEY);
+	    !vs_equal_ct(mac, h->mac, sizeof(mac))) {
+		vs_cleanse(file_key, VS_AGE_FILE_KEY);
 		return vs_err(err, "'%s': the age header's MAC does not match: "
 			      "the header was changed or damaged", name);
 	}

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/crypto.h>
 
 #include "age.h"
+#include "crypto.h"
 #include "util.h"
 
 /* ---- writer ----------------------------------------------------------------- */
@@ -47,7 +47,7 @@ static int emit_header(struct vs_age_writer *w,
 	ret = vs_age_random(nonce, sizeof(nonce), &w->weak, err);
 	if (ret == 0)
 		ret = vs_age_payload_key(file_key, nonce, w->key, err);
-	OPENSSL_cleanse(file_key, sizeof(file_key));
+	vs_cleanse(file_key, sizeof(file_key));
 	if (ret == 0)
 		ret = w->out(w->arg, hdr, len, err);
 	if (ret == 0)
@@ -61,9 +61,12 @@ int vs_age_writer_new(struct vs_age_writer **wp,
 		      const uint8_t (*pks)[VS_AGE_KEY], size_t n,
 		      vs_age_out_fn *out, void *arg, struct vs_error *err)
 {
-	struct vs_age_writer *w = calloc(1, sizeof(*w));
+	struct vs_age_writer *w;
 
 	*wp = NULL;
+	if (vs_crypto_load(err) < 0)
+		return -1;
+	w = calloc(1, sizeof(*w));
 	if (!w)
 		return vs_err_oom(err, "out of memory");
 	w->out = out;
@@ -139,9 +142,9 @@ void vs_age_writer_free(struct vs_age_writer *w)
 {
 	if (!w)
 		return;
-	OPENSSL_cleanse(w->key, sizeof(w->key));
+	vs_cleanse(w->key, sizeof(w->key));
 	if (w->buf)
-		OPENSSL_cleanse(w->buf, VS_AGE_CHUNK);
+		vs_cleanse(w->buf, VS_AGE_CHUNK);
 	vs_age_cipher_free(w->ctx);
 	free(w->buf);
 	free(w->enc);
@@ -168,7 +171,7 @@ static int read_header(const uint8_t *buf, size_t len, const char *name,
 	ret = vs_age_unwrap(&h, buf, ids, name, file_key, err);
 	if (ret == 0)
 		ret = vs_age_payload_key(file_key, buf + h.len, key, err);
-	OPENSSL_cleanse(file_key, sizeof(file_key));
+	vs_cleanse(file_key, sizeof(file_key));
 	*used = h.len + VS_AGE_NONCE;
 	vs_age_header_free(&h);
 	return ret < 0 ? -1 : 1;
@@ -295,9 +298,12 @@ int vs_age_file_open(struct vs_age_file **ap, int fd, const char *name,
 		     uint64_t size, const struct vs_age_ids *ids,
 		     struct vs_error *err)
 {
-	struct vs_age_file *a = calloc(1, sizeof(*a));
+	struct vs_age_file *a;
 
 	*ap = NULL;
+	if (vs_crypto_load(err) < 0)
+		return -1;
+	a = calloc(1, sizeof(*a));
 	if (!a)
 		return vs_err_oom(err, "out of memory");
 	pthread_mutex_init(&a->lock, NULL);
@@ -419,10 +425,10 @@ void vs_age_file_close(struct vs_age_file *a)
 		return;
 	for (int i = 0; i < AGE_SLOTS; i++) {
 		if (a->slot[i].p)
-			OPENSSL_cleanse(a->slot[i].p, VS_AGE_CHUNK);
+			vs_cleanse(a->slot[i].p, VS_AGE_CHUNK);
 		free(a->slot[i].p);
 	}
-	OPENSSL_cleanse(a->key, sizeof(a->key));
+	vs_cleanse(a->key, sizeof(a->key));
 	vs_age_cipher_free(a->ctx);
 	pthread_mutex_destroy(&a->lock);
 	free(a->enc);
@@ -502,9 +508,12 @@ int vs_age_reader_new(struct vs_age_reader **rp, int fd, const char *name,
 		      const uint8_t *head, size_t head_len,
 		      const struct vs_age_ids *ids, struct vs_error *err)
 {
-	struct vs_age_reader *r = calloc(1, sizeof(*r));
+	struct vs_age_reader *r;
 
 	*rp = NULL;
+	if (vs_crypto_load(err) < 0)
+		return -1;
+	r = calloc(1, sizeof(*r));
 	if (!r)
 		return vs_err_oom(err, "out of memory");
 	r->fd = fd;
@@ -611,8 +620,8 @@ void vs_age_reader_free(struct vs_age_reader *r)
 	if (!r)
 		return;
 	if (r->plain)
-		OPENSSL_cleanse(r->plain, VS_AGE_CHUNK);
-	OPENSSL_cleanse(r->key, sizeof(r->key));
+		vs_cleanse(r->plain, VS_AGE_CHUNK);
+	vs_cleanse(r->key, sizeof(r->key));
 	vs_age_cipher_free(r->ctx);
 	free(r->enc);
 	free(r->plain);

@@ -13,8 +13,8 @@
 
 #define WORDS (VS_SELECT_PFNS / 64)
 
-/* Sampled pages per job of the second pass. */
-#define EST_BATCH 16
+/* Sampled pages per job of the passes over the sample. */
+#define EST_BATCH 128
 
 /* The codec every sampled page is compressed with, the reference of the
  * ratio estimate below. */
@@ -22,15 +22,18 @@
 
 /* Of the pages compressed, one in EST_EVERY[c] is compressed with codec
  * c too.  zlib and zstd take 5 to 10 times lzo's time on a page (perf on
- * qemu-256M: 43% of --mem-usage's CPU at 1 in 1, lzo and snappy 6%):
- * their mean is lzo's over every page times the ratio of their sizes to
- * lzo's over their own pages, which follows a page's compressibility as
- * lzo's size does (doc/mem-usage.md). */
+ * qemu-256M: 43% of --mem-usage's CPU at 1 in 1, lzo and snappy 6%;
+ * at 1 in 4 and snappy 1 in 1 the codecs were still 63% of it on
+ * kdump-384M): their mean is lzo's over every page times the ratio of
+ * their sizes to lzo's over their own pages, which follows a page's
+ * compressibility as lzo's size does.  At 1 in 8, snappy 1 in 4, the
+ * worst error over 8 phases of every carried vmcore is 5.0%, 4.1% at 1
+ * in 4 and 1 (doc/mem-usage.md). */
 static const unsigned est_every[VS_NR_CODECS] = {
-	[VMSIFT_CODEC_ZLIB - VMSIFT_CODEC_ZLIB] = 4,
+	[VMSIFT_CODEC_ZLIB - VMSIFT_CODEC_ZLIB] = 8,
 	[VMSIFT_CODEC_LZO - VMSIFT_CODEC_ZLIB] = 1,
-	[VMSIFT_CODEC_SNAPPY - VMSIFT_CODEC_ZLIB] = 1,
-	[VMSIFT_CODEC_ZSTD - VMSIFT_CODEC_ZLIB] = 4,
+	[VMSIFT_CODEC_SNAPPY - VMSIFT_CODEC_ZLIB] = 4,
+	[VMSIFT_CODEC_ZSTD - VMSIFT_CODEC_ZLIB] = 8,
 };
 
 /* One worker's codec contexts and output buffer. */
@@ -50,7 +53,7 @@ struct est_slot {
 
 /* The second pass: what one batch of sampled pages takes. */
 struct est_sums {
-	uint64_t read[2], zero[2];
+	uint64_t read[2], zero[2], compressed[2];
 	uint64_t stored[2][VS_NR_CODECS];
 	uint64_t ref[2][VS_NR_CODECS];  /* the reference's size of the same
 					   pages */
@@ -216,84 +219,60 @@ static int select_consume(void *arg, uint64_t index, void *slot,
 	return 0;
 }
 
-/* The first item the zero pass tests: the second part's first, or the
- * first part's when its zero pages are estimated too. */
-static uint64_t zero_first(const struct vs_estimate *e)
+/* The items of a pass: every sampled page (AGAIN 0), or the pages of
+ * the second part picked after their zero test (AGAIN 1). */
+static uint64_t pass_len(const struct vs_estimate *e, int again)
 {
-	return e->exact_zero ? e->part[0].sample.n : 0;
+	return again ? e->npicked : e->nitems;
 }
 
-/* Pages in the second pass's lists. */
-static uint64_t list_len(const struct vs_estimate *e, int compress)
-{
-	return compress ? e->npicked : e->nitems - zero_first(e);
-}
-
-static struct vs_est_item *list_item(const struct vs_estimate *e,
-				     int compress, uint64_t i)
-{
-	return compress ? &e->items[e->picked[i]]
-			: &e->items[zero_first(e) + i];
-}
-
-/* One batch of the list: zero-test each page (the sample of the pages
- * only level 1 keeps, and of those kept at 31 unless their zero pages
- * were all counted), or compress it with each codec. */
+/* One batch of a pass.  The first reads every sampled page once, tests
+ * it for zeros and compresses the first part's non-zero pages (all of
+ * them are compressed); the second reads again only the second part's
+ * pages that pick() chose among its non-zero ones, and compresses them. */
 static int batch_work(struct vs_worker *wk, uint64_t index,
-		      struct est_sums *s, int compress, struct vs_error *err)
+		      struct est_sums *s, int again, struct vs_error *err)
 {
 	const struct vs_dump *d = wk->d;
 	const struct vs_estimate *e = d->estimate;
-	uint64_t end = (index + 1) * EST_BATCH, n = list_len(e, compress);
+	uint64_t end = (index + 1) * EST_BATCH, n = pass_len(e, again);
 
 	memset(s, 0, sizeof(*s));
 	for (uint64_t i = index * EST_BATCH; i < end && i < n; i++) {
-		struct vs_est_item *it = list_item(e, compress, i);
+		struct vs_est_item *it = &e->items[again ? e->picked[i] : i];
 		const uint8_t *page;
 
 		if (vs_read_page(&wk->reader, it->pfn, &page, err) < 0)
 			return vs_err_ctx(err, "pfn 0x%llx",
 					  (unsigned long long)it->pfn);
-		s->read[it->part]++;
-		it->zero = vs_is_zero(page, d->in->page_size);
-		s->zero[it->part] += it->zero;
-		if (compress && !it->zero)
+		if (!again) {
+			s->read[it->part]++;
+			it->zero = vs_is_zero(page, d->in->page_size);
+			s->zero[it->part] += it->zero;
+		}
+		if (it->picked && !it->zero) {
+			s->compressed[it->part]++;
 			compress_page(d, wk->writer, page, i, s->stored[it->part],
 				      s->ref[it->part]);
+		}
 	}
 	return 0;
 }
 
-static int zero_work(void *worker, uint64_t index, void *slot,
-		     struct vs_error *err)
+static int first_work(void *worker, uint64_t index, void *slot,
+		      struct vs_error *err)
 {
 	return batch_work(worker, index, slot, 0, err);
 }
 
-static int compress_work(void *worker, uint64_t index, void *slot,
-			 struct vs_error *err)
+static int again_work(void *worker, uint64_t index, void *slot,
+		      struct vs_error *err)
 {
 	return batch_work(worker, index, slot, 1, err);
 }
 
-static int zero_consume(void *arg, uint64_t index, void *slot,
-			struct vs_error *err)
-{
-	struct est_run *r = arg;
-	const struct est_sums *s = slot;
-
-	(void)index;
-	if (vs_check_cancel(r->d, err) < 0)
-		return -1;
-	for (unsigned p = 0; p < 2; p++) {
-		r->e->part[p].tested += s->read[p];
-		r->e->part[p].zero += s->zero[p];
-	}
-	return 0;
-}
-
-static int compress_consume(void *arg, uint64_t index, void *slot,
-			    struct vs_error *err)
+static int batch_consume(void *arg, uint64_t index, void *slot,
+			 struct vs_error *err)
 {
 	struct est_run *r = arg;
 	const struct est_sums *s = slot;
@@ -304,7 +283,10 @@ static int compress_consume(void *arg, uint64_t index, void *slot,
 	for (unsigned p = 0; p < 2; p++) {
 		struct vs_est_part *part = &r->e->part[p];
 
-		part->compressed += s->read[p] - s->zero[p];
+		part->tested += s->read[p];
+		part->zero += s->zero[p];
+		part->compressed += s->compressed[p];
+		r->e->sampled += s->compressed[p];
 		for (unsigned c = 0; c < VS_NR_CODECS; c++) {
 			part->stored[c] += s->stored[p][c];
 			part->ref[c] += s->ref[p][c];
@@ -313,8 +295,9 @@ static int compress_consume(void *arg, uint64_t index, void *slot,
 	return 0;
 }
 
-/* Both samples as one list: the non-zero pages kept at 31, then the
- * pages only level 1 keeps. */
+/* Both samples as one list: the pages kept at 31 (each compressed
+ * unless filled with zero), then the pages only level 1 keeps (picked
+ * later, pick()). */
 static int gather(struct vs_estimate *e, struct vs_error *err)
 {
 	uint64_t n = e->part[0].sample.n + e->part[1].sample.n;
@@ -328,27 +311,28 @@ static int gather(struct vs_estimate *e, struct vs_error *err)
 			e->items[e->nitems++] = (struct vs_est_item){
 				.pfn = e->part[p].sample.items[i].pfn,
 				.part = p,
+				.picked = !p,
 			};
 	return 0;
 }
 
-/* The pages to compress: every non-zero one of the first sample, and of
- * the second's non-zero pages one in STRIDE (odd), at most CAP of them. */
+/* Of the second sample's non-zero pages (up to VS_EST_TEST_FACTOR times
+ * CAP were tested), one in STRIDE (odd), at most CAP of them, to be
+ * compressed: a level 1 of mostly zero free pages still gets its CAP. */
 static void pick(struct vs_estimate *e, size_t cap)
 {
 	uint64_t n0 = e->part[0].sample.n, nz = 0, k = 0, stride;
 
-	for (uint64_t i = 0; i < n0; i++)
-		if (!e->items[i].zero)
-			e->picked[e->npicked++] = i;
 	for (uint64_t i = n0; i < e->nitems; i++)
 		nz += !e->items[i].zero;
 	stride = nz > cap ? vs_div_round_up(nz, cap) | 1 : 1;
 	for (uint64_t i = n0; i < e->nitems; i++) {
 		if (e->items[i].zero)
 			continue;
-		if ((k++ + (e->seed & 0xffffffff)) % stride == stride - 1)
+		if ((k++ + (e->seed & 0xffffffff)) % stride == stride - 1) {
+			e->items[i].picked = 1;
 			e->picked[e->npicked++] = i;
+		}
 	}
 }
 
@@ -435,11 +419,11 @@ static int run_passes(struct vs_dump *d, struct est_run *r, size_t cap,
 	static const struct vs_pipeline_ops select_ops = {
 		.work = select_work, .consume = select_consume,
 	};
-	static const struct vs_pipeline_ops zero_ops = {
-		.work = zero_work, .consume = zero_consume,
+	static const struct vs_pipeline_ops first_ops = {
+		.work = first_work, .consume = batch_consume,
 	};
-	static const struct vs_pipeline_ops compress_ops = {
-		.work = compress_work, .consume = compress_consume,
+	static const struct vs_pipeline_ops again_ops = {
+		.work = again_work, .consume = batch_consume,
 	};
 	struct vs_estimate *e = r->e;
 
@@ -450,14 +434,13 @@ static int run_passes(struct vs_dump *d, struct est_run *r, size_t cap,
 	/* The samples are scattered: a pread per page, not a 2 MiB mapping. */
 	for (unsigned i = 0; i < d->nworkers; i++)
 		d->workers[i]->reader.view.sparse = 1;
-	if (run_pass(d, r, &zero_ops, sizeof(struct est_sums),
-		     vs_div_round_up(list_len(e, 0), EST_BATCH), err) < 0)
+	if (run_pass(d, r, &first_ops, sizeof(struct est_sums),
+		     vs_div_round_up(pass_len(e, 0), EST_BATCH), err) < 0)
 		return -1;
 	pick(e, cap);
-	if (run_pass(d, r, &compress_ops, sizeof(struct est_sums),
-		     vs_div_round_up(list_len(e, 1), EST_BATCH), err) < 0)
+	if (run_pass(d, r, &again_ops, sizeof(struct est_sums),
+		     vs_div_round_up(pass_len(e, 1), EST_BATCH), err) < 0)
 		return -1;
-	e->sampled = e->npicked;
 	finish(d, e);
 	return 0;
 }

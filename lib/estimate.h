@@ -3,14 +3,16 @@
  * estimate.h - --mem-usage: what a dump would hold and how big it would
  * be, without writing it.  Run by dump.c in place of a writer.
  *
- * Two passes on the dump's workers.  The first selects each chunk as a
+ * Passes on the dump's workers.  The first selects each chunk as a
  * kdump dump selects it (bitmap2 before zero pages) at levels 1 and 31,
  * in one selection (level 1's bitmap2 is the data before the page-type
  * filter).  Its ordered consumer feeds two bounded systematic samples
  * (sample.h): the pages kept at 31, and the pages level 1 keeps that
- * level 31 leaves out.  The second pass reads the sampled pages and
- * tests them for zeros; the third compresses the non-zero ones with the
- * four codecs, spread over the workers.
+ * level 31 leaves out.  The second pass reads each sampled page once,
+ * tests it for zeros and compresses the non-zero pages kept at 31 with
+ * the four codecs; the third reads again only the pages of the second
+ * sample chosen among its non-zero ones (at most the bound) and
+ * compresses them.  Both spread batches of 128 pages over the workers.
  *
  * The table's ZERO row is then the sampled zero fraction of the pages
  * kept at 31.  With EXACT_ZERO (always on /proc/kcore) the first pass
@@ -41,8 +43,9 @@
  * that sizes it. */
 #define VS_EST_SAMPLE_CAP 1536
 /* With larger pages the bound is the same bytes, but never under this
- * many pages (doc/mem-usage.md). */
-#define VS_EST_SAMPLE_MIN 256
+ * many pages: at 256, ppc64le's 64 KiB pages came 11% off at one phase
+ * of eight (doc/mem-usage.md). */
+#define VS_EST_SAMPLE_MIN 768
 
 /* The pages only level 1 keeps are zero-tested on a sample this many
  * times larger (a pread and a scan, against four compressions). */
@@ -67,6 +70,7 @@ struct vs_est_item {
 	uint64_t pfn;
 	unsigned part;
 	int zero;                    /* found filled with zero */
+	int picked;                  /* compressed unless filled with zero */
 };
 
 /* One dump level's figures. */
@@ -90,7 +94,7 @@ struct vs_estimate {
 	struct vs_est_level lv[2];   /* level 1, level 31 */
 	struct vs_est_item *items;   /* both samples, for the second pass */
 	uint64_t nitems;
-	uint64_t *picked;            /* the items compressed */
+	uint64_t *picked;            /* the second part's items compressed */
 	uint64_t npicked;
 };
 

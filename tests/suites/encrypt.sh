@@ -296,6 +296,45 @@ t_enc_limit() {
 	cmp "$d/plain31" "$d/retry.kd"
 }
 
+# t_enc_lazy_crypto: libcrypto is loaded only when a run encrypts or
+# decrypts (lib/crypto.h): the dynamic vmsift does not NEED it, the
+# loader (LD_DEBUG=files) maps it for --encrypt-to and --identity but not
+# for a plain dump or --mem-usage; where it cannot be loaded (a mount
+# namespace puts an empty file in its place: root and unshare needed),
+# encryption fails with exit 1 naming the library and its package, and a
+# plain dump still works.
+enc_loads() { LD_DEBUG=files "$@" 2>&1 >/dev/null | grep -q 'calling init: .*/libcrypto\.so\.3$'; }
+t_enc_lazy_crypto() {
+	local d=$enc_dir/lazy rcpt lib msg
+	enc_keys || return 1
+	mkdir -p "$d" && rm -f "$d"/*
+	rcpt=$(cat "$enc_dir/rcpt1")
+	readelf -d "$top/vmsift" | grep -q 'NEEDED.*libcrypto' && { echo "vmsift NEEDs libcrypto"; return 1; }
+	enc_loads vmsift --mem-usage "$enc_in" && { echo "--mem-usage loaded libcrypto"; return 1; }
+	enc_loads vmsift -l -d 31 --message-level 0 "$enc_in" "$d/plain" &&
+		{ echo "a plain dump loaded libcrypto"; return 1; }
+	enc_loads vmsift -l -d 31 --message-level 0 --encrypt-to "$rcpt" "$enc_in" "$d/enc" ||
+		{ echo "--encrypt-to did not load libcrypto"; return 1; }
+	enc_loads vmsift --identity "$enc_dir/key1" -R "$d/back" < "$d/enc" ||
+		{ echo "--identity did not load libcrypto"; return 1; }
+	cmp "$d/plain" "$d/back" || return 1
+	lib=$(ldconfig -p | sed -n 's/.*libcrypto\.so\.3 (libc6,x86-64) => //p' | head -1)
+	if [ "$(id -u)" != 0 ] || [ -z "$lib" ] || ! unshare -m true 2>/dev/null; then
+		log "# lazy libcrypto: not root, no unshare or no x86-64 libcrypto: absence not tried"
+		return 0
+	fi
+	: > "$d/empty.so"
+	rm -f "$d/enc" "$d/plain"
+	msg=$(unshare -m sh -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' sh "$d/empty.so" "$lib" \
+		vmsift -l -d 31 --message-level 0 --encrypt-to "$rcpt" "$enc_in" "$d/enc" 2>&1)
+	[ $? = 1 ] || { echo "no libcrypto: exit not 1: $msg"; return 1; }
+	echo "without libcrypto: $msg"
+	[[ $msg == *libcrypto.so.3*libssl3* ]] || return 1
+	unshare -m sh -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' sh "$d/empty.so" "$lib" \
+		vmsift -l -d 31 --message-level 0 "$enc_in" "$d/plain" || return 1
+	[ -s "$d/plain" ] && [ ! -s "$d/enc" ]
+}
+
 # Fresh keys for each run of the suite, made by the first test to need them.
 rm -rf "$enc_dir"
 # zlib and zstd (8 threads) by default; lzo, snappy (2 threads) and
@@ -316,6 +355,7 @@ run_test "encrypt age: wrong identity refused" t_enc_wrong_key
 run_test "encrypt age: malformed recipients refused before the dump" t_enc_bad_recipient
 run_test "encrypt age: no plaintext in the encrypted file" t_enc_no_plaintext
 run_test "encrypt age: -L cuts an encrypted dump that stays decryptable; -d 1,31 retries" t_enc_limit
+run_test "encrypt age: libcrypto loaded only to encrypt or decrypt, named when absent" t_enc_lazy_crypto
 
 # The real thing: a Debian kernel under QEMU panics and its capture kernel
 # runs vmsift-static --encrypt-to on /proc/vmcore (kdump-compressed to a
