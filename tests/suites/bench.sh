@@ -82,5 +82,30 @@ t_bench_model() {
 	rm -rf "$d"
 }
 
+# t_bench_scale_rows: bench/run --scale on a 4 GiB member of the series
+# (tests/gen/mkbig, 3 s, 155 MiB on disk), every case: the rows are
+# named for the model, vmsift's lzo dumps are makedumpfile's bytes ("yes"
+# in the column, which compares sha256 of the outputs) and its zlib
+# dumps are not (libdeflate: "no"), and the load column holds a number.
+# About 30 s.
+t_bench_scale_rows() {
+	local d=$work/bench-scale
+	rm -rf "$d" && mkdir -p "$d"
+	make -s -C "$top" tests/gen/mkbig || return 1
+	"$top/tests/gen/mkbig" "$d/big-4G.vmcore" 4 > /dev/null || return 1
+	BENCH_DIR=$d VMSIFT=$top/vmsift $PY "$top/bench/run" --scale --repeat 1 \
+		--full-up-to 4 "$d/big-4G.vmcore" > "$d/out" 2> "$d/err" ||
+		{ echo "bench/run --scale failed:"; cat "$d/err"; return 1; }
+	local t
+	for t in lzo/d31/t1:yes lzo/d31/t2:yes lzo/d1/t1:yes zlib/d31/t1:no zlib/d31/t2:no; do
+		grep -Eq "^\| scale/big-4G/${t%:*} \|.*\| ${t#*:} \| [0-9.]+ \|$" "$d/out" ||
+			{ echo "no ${t%:*} row saying '${t#*:}' for the same bytes as makedumpfile's:"; cat "$d/out"; return 1; }
+	done
+	grep -Eq '^\| scale/big-4G/lzo/d31/mdf \|.*\| — \| [0-9.]+ \|$' "$d/out" ||
+		{ echo "no makedumpfile row:"; cat "$d/out"; return 1; }
+	rm -rf "$d"
+}
+
+run_test "bench: bench/run --scale names its rows and tells whether vmsift's dump is makedumpfile's bytes (lzo yes, zlib no)" t_bench_scale_rows
 run_test "bench: bench/run times a command inside BENCH_MEASURE (the lock's wait not counted), its CPU and RSS alone" t_bench_timed
 run_test "bench: bench/run --model names the row of each input and scales the measured dumps from them" t_bench_model
