@@ -1,0 +1,111 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/suites/bench.sh - the benchmark's own arithmetic (issue #17):
+# bench/run's timing under the machine-wide lock (BENCH_MEASURE, timed
+# inside it by bench/timed) and its model of the 2 TB and 16 TB machines,
+# each input traceable to a --scale row.  A few seconds.  Sourced by
+# tests/run.
+
+# t_bench_timed: bench/run's run_once under a BENCH_MEASURE that waits
+# 1.5 s before it runs the command (as /work/bin/measure waits for the
+# lock): the wall time is the command's (0.3 s of sleep), not the wait;
+# the CPU time and peak RSS are the command's (a busy child of 64 MiB),
+# not bench/timed's; and the measure command did run.
+t_bench_timed() {
+	local d=$work/bench-timed
+	rm -rf "$d" && mkdir -p "$d"
+	printf '#!/bin/sh\necho ran >> %s/measured\nsleep 1.5\nexec "$@"\n' "$d" > "$d/measure"
+	chmod +x "$d/measure"
+	BENCH_MEASURE=$d/measure BENCH_DIR=$d $PY - "$top/bench/run" > "$d/out" 2>&1 <<-'EOF' ||
+		import importlib.machinery, importlib.util, sys
+		loader = importlib.machinery.SourceFileLoader('benchrun', sys.argv[1])
+		spec = importlib.util.spec_from_loader('benchrun', loader)
+		b = importlib.util.module_from_spec(spec)
+		loader.exec_module(b)
+		wall, cpu, rss = b.run_once(['sh', '-c', 'sleep 0.3'])
+		print('sleep', wall, cpu, rss)
+		busy = ('import time; b = bytearray(64 << 20)\n'
+		        'for i in range(0, len(b), 4096): b[i] = 1\n'
+		        't = time.process_time()\n'
+		        'while time.process_time() - t < 0.4: pass')
+		wall, cpu, rss = b.run_once([sys.executable, '-c', busy])
+		print('busy', wall, cpu, rss)
+	EOF
+		{ echo "run_once failed:"; cat "$d/out"; return 1; }
+	awk '$1 == "sleep" && !($2 >= 0.3 && $2 < 1.2) { bad = 1 }
+	     $1 == "busy" && !($3 >= 0.35 && $4 >= 65536) { bad = 1 }
+	     END { exit bad }' "$d/out" ||
+		{ echo "wall, CPU s, RSS KiB not the command's alone:"; cat "$d/out"; return 1; }
+	[ "$(grep -c ran "$d/measured")" = 2 ] ||
+		{ echo "BENCH_MEASURE did not run each command"; return 1; }
+	rm -rf "$d"
+}
+
+# t_bench_model: bench/run --model on a made-up --scale table: each
+# input of the model names the row it was read from (the largest member
+# with the case), a term equals the arithmetic done here with awk (2 TB
+# at -d 1, one core: 2e12 bytes over the -d 1 row's read+zero rate), and
+# the measured dumps are scaled from the right rows, vmsift and
+# makedumpfile, at -d 31 and at -d 1.
+t_bench_model() {
+	local d=$work/bench-model
+	rm -rf "$d" && mkdir -p "$d"
+	local h='| row | vmcore | codec | -d | tool, threads | wall s | CPU s | peak RSS MiB | output MB | scan GB/s (wall) | scan GB/s (CPU) | read+zero GB/s (CPU) | codec MB/s in (CPU) | codec in/out MB | write MB/s | mdf wall / this wall | load (1 min) |'
+	{
+		echo "$h"
+		echo '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|'
+		echo '| scale/big-64G/lzo/d31/t1 | big-64G | lzo | 31 | vmsift, 1 | 9.00 | 4.00 | 14.0 | 289 | 0.50 | 0.90 | 0.70 | 1200 | 1472 / 275 | 400 | 1.00 | 2.00 |'
+		echo '| scale/big-1024G/lzo/d31/t1 | big-1024G | lzo | 31 | vmsift, 1 | 300.00 | 100.00 | 14.0 | 4361 | 0.30 | 0.80 | 0.60 | 1100 | 22983 / 4158 | 400 | 1.10 | 2.00 |'
+		echo '| scale/big-1024G/lzo/d31/mdf | big-1024G | lzo | 31 | makedumpfile 1.7.2, 1 | 330.00 | 120.00 | 39.0 | 4361 | 0.10 | — | — | — | — | — | 1.00 | 2.00 |'
+		echo '| scale/big-256G/zlib/d31/t1 | big-256G | zlib | 31 | vmsift, 1 | 60.00 | 30.00 | 14.0 | 900 | 0.30 | 0.80 | 0.60 | 250 | 5758 / 936 | 400 | 2.00 | 2.00 |'
+		echo '| scale/big-64G/lzo/d1/t1 | big-64G | lzo | 1 | vmsift, 1 | 80.00 | 64.00 | 14.0 | 660 | 0.30 | 0.80 | 1.25 | 1100 | 1472 / 275 | 400 | 1.00 | 2.00 |'
+		echo '| scale/big-64G/lzo/d1/t2 | big-64G | lzo | 1 | vmsift, 2 | 45.00 | 70.00 | 14.0 | 660 | 0.30 | 0.80 | 1.20 | 1100 | 1472 / 275 | 400 | 1.80 | 2.00 |'
+		echo '| scale/big-64G/lzo/d1/mdf | big-64G | lzo | 1 | makedumpfile 1.7.2, 1 | 81.00 | 70.00 | 39.0 | 660 | 0.10 | — | — | — | — | — | 1.00 | 2.00 |'
+	} > "$d/table"
+	$PY "$top/bench/run" --model "$d/table" > "$d/model" 2>&1 ||
+		{ echo "bench/run --model failed:"; cat "$d/model"; return 1; }
+	local want
+	for want in 'scan 0.80 GB/s (`scale/big-1024G/lzo/d31/t1`)' \
+		'1.25 GB/s at -d 1 (`scale/big-64G/lzo/d1/t1`)' \
+		'zlib 250 MB/s in, 6.15:1 (`scale/big-256G/zlib/d31/t1`)'; do
+		grep -qF -- "$want" "$d/model" ||
+			{ echo "the model does not name its input '$want':"; cat "$d/model"; return 1; }
+	done
+	want=$(awk 'BEGIN { printf "%.0f", 2e12 / 1.25e9 }')
+	grep -q "^| 2 TB | 1 | lzo | 1 | [0-9]* | $want |" "$d/model" ||
+		{ echo "2 TB -d 1 lzo, one core: read+zero is not $want s:"; cat "$d/model"; return 1; }
+	want=$(awk 'BEGIN { k = 2e12 / (64 * 2^30); printf "| `scale/big-64G/lzo/d1/mdf` | %.0f | %.0f |", 81 * k, 70 * k }')
+	grep -qF -- "$want" "$d/model" ||
+		{ echo "no row '$want':"; cat "$d/model"; return 1; }
+	want=$(awk 'BEGIN { k = 16e12 / 2^40; printf "| `scale/big-1024G/lzo/d31/t1` | %.0f | %.0f | %.0f | %.0f |", 300 * 2 / 16 * k, 100 * 2 / 16 * k, 300 * k, 100 * k }')
+	grep -qF -- "$want" "$d/model" ||
+		{ echo "no row '$want':"; cat "$d/model"; return 1; }
+	rm -rf "$d"
+}
+
+# t_bench_scale_rows: bench/run --scale on a 4 GiB member of the series
+# (tests/gen/mkbig, 3 s, 155 MiB on disk), every case: the rows are
+# named for the model, vmsift's lzo dumps are makedumpfile's bytes ("yes"
+# in the column, which compares sha256 of the outputs) and its zlib
+# dumps are not (libdeflate: "no"), and the load column holds a number.
+# About 30 s.
+t_bench_scale_rows() {
+	local d=$work/bench-scale
+	rm -rf "$d" && mkdir -p "$d"
+	make -s -C "$top" tests/gen/mkbig || return 1
+	"$top/tests/gen/mkbig" "$d/big-4G.vmcore" 4 > /dev/null || return 1
+	BENCH_DIR=$d VMSIFT=$top/vmsift $PY "$top/bench/run" --scale --repeat 1 \
+		--full-up-to 4 "$d/big-4G.vmcore" > "$d/out" 2> "$d/err" ||
+		{ echo "bench/run --scale failed:"; cat "$d/err"; return 1; }
+	local t
+	for t in lzo/d31/t1:yes lzo/d31/t2:yes lzo/d1/t1:yes zlib/d31/t1:no zlib/d31/t2:no; do
+		grep -Eq "^\| scale/big-4G/${t%:*} \|.*\| ${t#*:} \| [0-9.]+ \|$" "$d/out" ||
+			{ echo "no ${t%:*} row saying '${t#*:}' for the same bytes as makedumpfile's:"; cat "$d/out"; return 1; }
+	done
+	grep -Eq '^\| scale/big-4G/lzo/d31/mdf \|.*\| — \| [0-9.]+ \|$' "$d/out" ||
+		{ echo "no makedumpfile row:"; cat "$d/out"; return 1; }
+	rm -rf "$d"
+}
+
+run_test "bench: bench/run --scale names its rows and tells whether vmsift's dump is makedumpfile's bytes (lzo yes, zlib no)" t_bench_scale_rows
+run_test "bench: bench/run times a command inside BENCH_MEASURE (the lock's wait not counted), its CPU and RSS alone" t_bench_timed
+run_test "bench: bench/run --model names the row of each input and scales the measured dumps from them" t_bench_model
