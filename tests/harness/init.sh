@@ -46,7 +46,8 @@ mount_when_ready /dev/vda /mnt/disk "virtio disk"
 # bench (kdump-test --bench): each case of /bench-specs (CASE|TOOL|THREADS|
 # ACCESS|BINARY|ARGS) on /proc/vmcore and on a copy of it on the disk,
 # with CPU 1 online and offline, BENCH_REPEAT rounds, every other round in
-# reverse order (/bench-specs.rev); /bin/benchrun appends a row a run to
+# reverse order (/bench-specs.rev; the file pass's cases are /bench-specs-file
+# where the harness wrote it, BENCH_FILE_SPECS); /bin/benchrun appends a row a run to
 # out/bench.tsv (WHERE|CPUS|ROUND|CASE|TOOL|THREADS|ACCESS, then exit
 # status, wall, user, sys, RSS, output bytes), and prints it on the console
 # ("HARNESS: row ...": the host keeps the rows of a run it had to stop).
@@ -56,7 +57,8 @@ mount_when_ready /dev/vda /mnt/disk "virtio disk"
 row() { say "row: $(tail -n1 $out/bench.tsv)"; }
 bench_pass() {  # INPUT WHERE ROUND CPUS
 	list=/bench-specs
-	[ $(($3 % 2)) = 0 ] && list=/bench-specs.rev
+	[ "$2" = file ] && [ -e /bench-specs-file ] && list=/bench-specs-file
+	[ $(($3 % 2)) = 0 ] && list=$list.rev
 	while IFS='|' read -r case tool threads access bin args; do
 		[ -n "$case" ] || continue
 		[ "$threads" -le "$4" ] || continue

@@ -127,5 +127,53 @@ t_capture_tables() {
 	rm -rf "$d"
 }
 
+# t_capture_paths: bench/run's read-path table (issue #17: what makes two
+# threads slower on /proc/vmcore) from a made-up bench.tsv of three rounds
+# of vmsift with --read-path windows and runs at 1 and 2 threads, each
+# round with its own wall, user and system time: the row of runs at 2
+# threads gives the medians of the three (system time apart from user
+# time), the ratios to windows at 2 threads and to runs at 1 thread, and
+# the range of those ratios round by round, each computed here by awk
+# from the same rows; and makedumpfile's mmap row is paired with
+# vmsift's windows rows in the dump table.  Seconds.
+t_capture_paths() {
+	local d=$work/capture-paths
+	rm -rf "$d" && mkdir -p "$d/a/results"
+	# threads access: wall, user, sys for rounds 1, 2, 3
+	local -A runs=([1 windows]="10 9 1 12 10 2 11 9 3" [2 windows]="30 10 18 40 11 25 35 10 22"
+		[1 runs]="9 8 1 11 9 2 10 8 1" [2 runs]="6 9 2 9 10 3 7 9 2")
+	local k r v
+	for r in 1 2 3; do
+		for k in "1 windows" "2 windows" "1 runs" "2 runs"; do
+			read -ra v <<< "${runs[$k]}"
+			printf 'vmcore|2|%s|-l -d 1|vmsift|%s|%s\t0\t%s\t%s\t%s\t2048\t1048576\n' \
+				"$r" "${k% *}" "${k#* }" "${v[(r - 1) * 3]}" "${v[(r - 1) * 3 + 1]}" "${v[(r - 1) * 3 + 2]}"
+		done
+		printf 'vmcore|2|%s|-l -d 1|makedumpfile|1|mmap\t0\t20\t19\t1\t1024\t1048576\n' "$r"
+	done > "$d/a/results/bench.tsv"
+	# median and min-max of column C over the rows matching RE; the
+	# per-round ratios A / B (two row patterns) as "median min-max"
+	col() { awk -F'\t' -v re="$1" -v c="$2" '$1 ~ re { print $c }' "$d/a/results/bench.tsv" | sort -n | sed -n 2p; }
+	rat() {
+		awk -F'\t' -v a="$1" -v b="$2" '$1 ~ a { split($1, f, "|"); x[f[3]] = $3 }
+			$1 ~ b { split($1, f, "|"); y[f[3]] = $3 }
+			END { lo = 1e9; hi = 0; for (r in x) { q = x[r] / y[r]; if (q < lo) lo = q; if (q > hi) hi = q }
+			      printf "%.2f–%.2f", lo, hi }' "$d/a/results/bench.tsv"
+	}
+	local t2r='\|vmsift\|2\|runs$' t2w='\|vmsift\|2\|windows$' t1r='\|vmsift\|1\|runs$' want
+	want=$(printf '| -l -d 1 | /proc/vmcore | 2 | 2 | runs | %.1f (6.0–9.0) | %.2f | %.2f | **%.2f** (%s) | **%.2f** (%s) | 3 |' \
+		"$(col "$t2r" 3)" "$(col "$t2r" 4)" "$(col "$t2r" 5)" \
+		"$(awk "BEGIN { print $(col "$t2r" 3) / $(col "$t2w" 3) }")" "$(rat "$t2r" "$t2w")" \
+		"$(awk "BEGIN { print $(col "$t2r" 3) / $(col "$t1r" 3) }")" "$(rat "$t2r" "$t1r")")
+	"$top/bench/run" --capture --reuse --capture-out "$d/a" > "$d/a.md" 2> "$d/a.err" ||
+		{ echo "bench/run --capture --reuse failed:"; cat "$d/a.err"; return 1; }
+	grep -qF -- "$want" "$d/a.md" ||
+		{ echo "no row starting '$want' in:"; cat "$d/a.md"; return 1; }
+	grep -qF -- '| -l -d 1 | /proc/vmcore | windows | 2 | 2 / 1 | 35.0 (30.0–40.0) | 20.0 (20.0–20.0) | **0.57×** |' "$d/a.md" ||
+		{ echo "makedumpfile's mmap rows are not beside vmsift's windows rows:"; cat "$d/a.md"; return 1; }
+	rm -rf "$d"
+}
+
 run_test "capture bench: benchrun reads a prefix when asked, copies whole, stops a run at its timeout" t_benchrun_limits
+run_test "capture bench: the read-path table gives wall, user and system medians, against windows and 1 thread, per round" t_capture_paths
 run_test "capture bench: bench/run's capture tables give medians, min-max and ratios of medians, also from the console" t_capture_tables
