@@ -394,20 +394,27 @@ t_btf_ktls_where() {
 }
 
 # t_btf_dmcrypt_same VMCORE: secrets.conf and secrets-dwarf.conf hold the
-# same [dm_mod] rules, and those rules write the same dump, eraseinfo
-# included, from the modules' BTF in the dump as from their .ko DWARF
-# (-x), byte for byte; what they erased is checked by the two tests
-# above.
+# same [dm_mod] rules and the same encrypted-key loop (less the BTF
+# form's ":rb_root"), and those rules write the same dump, eraseinfo
+# included, from the kernel's and the modules' BTF in the dump as from
+# the vmlinux's and their .ko DWARF (-x), byte for byte; what they erased
+# is checked by the two tests above.
 t_btf_dmcrypt_same() {
 	local in=$1 vml o=$work/out/dmsame d=$top/data/erase
 	vml=$(btf_dbg_vmlinux "$in") || return 1
 	btf_crypto_ko "$vml" || return 1
 	mkdir -p "$work/out"
 	rm -f "$o".*
-	sed -n '/^\[dm_mod\]/,/^\[vmlinux\]/p' "$d/secrets.conf" > "$o.conf"
+	sed -n '/&key_type_encrypted$/,/^endfor/p' "$d/secrets.conf" > "$o.conf"
+	sed -n '/&key_type_encrypted$/,/^endfor/p' "$d/secrets-dwarf.conf" |
+		sed 's/^for k in key_serial_tree /for k in key_serial_tree:rb_root /' |
+		diff "$o.conf" - || { echo "the files' encrypted-key rules differ"; return 1; }
+	grep -q 'encrypted_key_payload' "$o.conf" || { echo "no encrypted-key rule"; return 1; }
+	sed -n '/^\[dm_mod\]/,/^\[vmlinux\]/p' "$d/secrets.conf" > "$o.dm"
 	sed -n '/^\[dm_mod\]/,/^\[vmlinux\]/p' "$d/secrets-dwarf.conf" |
-		diff "$o.conf" - || { echo "the files' [dm_mod] rules differ"; return 1; }
-	grep -q 'crypt_target@dm_crypt' "$o.conf" || { echo "no dm-crypt rules"; return 1; }
+		diff "$o.dm" - || { echo "the files' [dm_mod] rules differ"; return 1; }
+	grep -q 'crypt_target@dm_crypt' "$o.dm" || { echo "no dm-crypt rules"; return 1; }
+	cat "$o.dm" >> "$o.conf"
 	"$top/vmsift" --config "$o.conf" -l -d 31 "$in" "$o.btf" > /dev/null || return 1
 	"$top/vmsift" -x "$vml" --config "$o.conf" -l -d 31 "$in" "$o.x" > /dev/null || return 1
 	cmp "$o.btf" "$o.x"
