@@ -203,7 +203,7 @@ btf_crypto_ko() {
 		echo "no ${missing[*]} under $dbg (VMSIFT_ERASE_FULL=1 extracts them)" >&2
 		return 1
 	fi
-	deb=$(ls "${VMSIFT_CACHE:-$top/tests/work/cache}"/debs/linux-image-$rel-dbg_*.deb 2>/dev/null | head -n1)
+	deb=$(ls "${VMSIFT_CACHE:-$top/tests/work/cache}"/debs/"linux-image-$rel-dbg_"*.deb 2>/dev/null | head -n1)
 	[ -n "$deb" ] || return 1
 	dpkg-deb --fsys-tarfile "$deb" | (cd "$dbg" && tar -x "${missing[@]}")
 }
