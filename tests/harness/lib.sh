@@ -166,6 +166,19 @@ SECRET_LOGON_KEY='vmsift logon-key payload 5e1d08b2'
 # kTLS (workload -S): the client socket's AES-GCM-256 keys, 32 bytes each
 SECRET_KTLS_TX_KEY='vmsift kTLS tx key 32 bytes 0042'
 SECRET_KTLS_RX_KEY='vmsift kTLS rx key 32 bytes 0042'
+# dm-crypt's other modes (workload -X, -E, -A): aes-xts-plain64, whose
+# 64-byte key is a data key then a tweak key (32 bytes each, named apart
+# so that a grep tells the two AES key schedules apart); aes-cbc-essiv:
+# sha256; aes-xts-plain64 again once aesni_intel is loaded (the AES-NI
+# driver behind simd and cryptd, as x86 hardware has it)
+SECRET_DM_XTS_KEY1='vmsift dm-crypt xts data key 042'
+SECRET_DM_XTS_KEY2='vmsift dm-crypt xts tweak key 42'
+SECRET_DM_ESSIV_KEY='vmsift dm-crypt essiv key 0042!!'
+SECRET_DM_AESNI_KEY1='vmsift aes-ni xts data key 0042!'
+SECRET_DM_AESNI_KEY2='vmsift aes-ni xts tweak key 0042'
+# the master key (a user key "vmsift:kmk") of the encrypted key
+# "vmsift:encrypted" (workload -N), whose own 32 bytes are random
+SECRET_KMK_KEY='vmsift encrypted-key master 0042'
 secret_hex() { printf '%s' "$1" | od -An -tx1 | tr -d ' \n'; }
 
 # harness_modules: the modules the initramfs loads (and their

@@ -24,6 +24,18 @@
  *            the client socket's TLS_TX key is TX and its TLS_RX key RX
  *            (64 hex digits each), the IV, salt and record sequence fixed
  *            (ktls_secret); both sockets stay open until the panic
+ *   -X HEX   a dm-crypt mapping "vmsift-xts" (aes-xts-plain64, key HEX of
+ *            64 bytes: the data key, then the tweak key)
+ *   -E HEX   a dm-crypt mapping "vmsift-essiv" (aes-cbc-essiv:sha256)
+ *   -N HEX   a "user" key "vmsift:kmk" with payload HEX, and an
+ *            "encrypted" key "vmsift:encrypted" made by the kernel under it
+ *            ("new default user:vmsift:kmk 32": 32 random bytes that only
+ *            the kernel holds in clear)
+ *   -A HEX   after all the above: load the modules listed in
+ *            /modules-late.order (aesni_intel and its dependencies), then a
+ *            dm-crypt mapping "vmsift-aesni" (aes-xts-plain64, key HEX),
+ *            which the AES-NI driver serves (simd, cryptd); the mappings
+ *            and the kTLS connection made before it keep aes-generic
  *
  * Built with gcc -static by the harness; runs as /bin/workload in the guest.
  */
@@ -218,27 +230,59 @@ static unsigned long long dm_call(int fd, unsigned long cmd, const char *name,
 	return io->dev;
 }
 
-/* A crypt mapping with key HEX over a device-mapper "error" device (the
- * data disk is mounted, so dm-crypt could not claim it; the key is set
- * up all the same, and no I/O is ever made). */
-static void dm_crypt_secret(const char *hex)
+/* A crypt mapping NAME of CIPHER with key HEX over a device-mapper
+ * "error" device "vmsift-backing", made on first use and shared by every
+ * mapping (the data disk is mounted, so dm-crypt could not claim it; the
+ * key is set up all the same, and no I/O is ever made). */
+static void dm_crypt_secret(const char *name, const char *cipher,
+			    const char *hex)
 {
+	static unsigned long long dev;
+	static int have_dev;
 	char params[512];
-	unsigned long long dev;
 	int fd = open("/dev/mapper/control", O_RDWR);
 
 	if (fd < 0)
 		die("open /dev/mapper/control (dm_mod loaded?)");
-	dev = dm_call(fd, DM_DEV_CREATE, "vmsift-backing", NULL, NULL, 0);
-	dm_call(fd, DM_TABLE_LOAD, "vmsift-backing", "error", "", 2048);
-	dm_call(fd, DM_DEV_SUSPEND, "vmsift-backing", NULL, NULL, 0);
-	snprintf(params, sizeof(params), "aes-cbc-plain %s 0 %u:%u 0", hex,
+	if (!have_dev) {
+		dev = dm_call(fd, DM_DEV_CREATE, "vmsift-backing", NULL, NULL, 0);
+		dm_call(fd, DM_TABLE_LOAD, "vmsift-backing", "error", "", 2048);
+		dm_call(fd, DM_DEV_SUSPEND, "vmsift-backing", NULL, NULL, 0);
+		have_dev = 1;
+	}
+	snprintf(params, sizeof(params), "%s %s 0 %u:%u 0", cipher, hex,
 		 major(dev), minor(dev));
-	dm_call(fd, DM_DEV_CREATE, "vmsift-secret", NULL, NULL, 0);
-	dm_call(fd, DM_TABLE_LOAD, "vmsift-secret", "crypt", params, 2048);
-	dm_call(fd, DM_DEV_SUSPEND, "vmsift-secret", NULL, NULL, 0); /* resume */
+	dm_call(fd, DM_DEV_CREATE, name, NULL, NULL, 0);
+	dm_call(fd, DM_TABLE_LOAD, name, "crypt", params, 2048);
+	dm_call(fd, DM_DEV_SUSPEND, name, NULL, NULL, 0); /* resume */
 	close(fd);
-	printf("HARNESS: dm-crypt mapping vmsift-secret set up\n");
+	printf("HARNESS: dm-crypt mapping %s (%s) set up\n", name, cipher);
+}
+
+/* Load each module listed in /modules-late.order (one path a line, in
+ * dependency order); one already loaded is fine. */
+static void load_late_modules(void)
+{
+	char path[4096];
+	FILE *f = fopen("/modules-late.order", "r");
+
+	if (!f)
+		die("/modules-late.order");
+	while (fgets(path, sizeof(path), f)) {
+		int fd;
+
+		path[strcspn(path, "\n")] = 0;
+		if (!path[0])
+			continue;
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			die(path);
+		if (syscall(SYS_finit_module, fd, "", 0) != 0 && errno != EEXIST)
+			die(path);
+		close(fd);
+		printf("HARNESS: module %s loaded\n", path);
+	}
+	fclose(f);
 }
 
 static void user_key_secret(const char *type, const char *desc,
@@ -249,10 +293,10 @@ static void user_key_secret(const char *type, const char *desc,
 	unsigned v;
 
 	if (n == 0 || n > sizeof(payload))
-		die("-U/-L: 2 to 512 hex digits");
+		die("-U/-L/-N: 2 to 512 hex digits");
 	for (i = 0; i < n; i++) {
 		if (sscanf(hex + 2 * i, "%2x", &v) != 1)
-			die("-U/-L: not hex");
+			die("-U/-L/-N: not hex");
 		payload[i] = (unsigned char)v;
 	}
 	if (syscall(SYS_add_key, type, desc, payload, n,
@@ -260,6 +304,21 @@ static void user_key_secret(const char *type, const char *desc,
 		die("add_key");
 	explicit_bzero(payload, sizeof(payload));
 	printf("HARNESS: %s key %s added (%zu bytes)\n", type, desc, n);
+}
+
+/* A master key "vmsift:kmk" (a user key, payload HEX) and an encrypted key
+ * "vmsift:encrypted" whose 32 bytes the kernel draws at random and keeps
+ * decrypted in its payload (what userspace sees is encrypted under the
+ * master key). */
+static void encrypted_key_secret(const char *kmk_hex)
+{
+	static const char cmd[] = "new default user:vmsift:kmk 32";
+
+	user_key_secret("user", "vmsift:kmk", kmk_hex);
+	if (syscall(SYS_add_key, "encrypted", "vmsift:encrypted", cmd,
+		    strlen(cmd), KEY_SPEC_USER_KEYRING) < 0)
+		die("add_key encrypted (CONFIG_ENCRYPTED_KEYS?)");
+	printf("HARNESS: encrypted key vmsift:encrypted added (32 bytes)\n");
 }
 
 /* HEX (2 * n digits) decoded into out[n]. */
@@ -381,9 +440,10 @@ int main(int argc, char **argv)
 	const char *tmpfs_path = "/tmp/workload.shm", *huge_dir = NULL;
 	const char *cache_dir = NULL, *write_path = NULL, *ready = NULL;
 	const char *dm_key = NULL, *user_key = NULL, *logon_key = NULL;
-	const char *ktls_keys = NULL;
+	const char *ktls_keys = NULL, *xts_key = NULL, *essiv_key = NULL;
+	const char *kmk_key = NULL, *aesni_key = NULL;
 
-	while ((opt = getopt(argc, argv, "a:r:z:t:T:H:P:c:w:W:R:K:U:L:S:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:r:z:t:T:H:P:c:w:W:R:K:U:L:S:X:E:N:A:")) != -1) {
 		switch (opt) {
 		case 'a': anon_mb = strtoul(optarg, NULL, 0); break;
 		case 'r': rnd_every = atoi(optarg); break;
@@ -400,10 +460,15 @@ int main(int argc, char **argv)
 		case 'U': user_key = optarg; break;
 		case 'L': logon_key = optarg; break;
 		case 'S': ktls_keys = optarg; break;
+		case 'X': xts_key = optarg; break;
+		case 'E': essiv_key = optarg; break;
+		case 'N': kmk_key = optarg; break;
+		case 'A': aesni_key = optarg; break;
 		default:
 			fprintf(stderr, "usage: workload [-a MB] [-r N] [-z MB] [-t MB -T PATH] "
 				"[-H N -P DIR] [-c DIR] [-w MB -W PATH] [-R PATH] "
-				"[-K HEX] [-U HEX] [-L HEX] [-S TXHEX:RXHEX]\n");
+				"[-K HEX] [-U HEX] [-L HEX] [-S TXHEX:RXHEX] [-X HEX] [-E HEX] "
+				"[-N HEX] [-A HEX]\n");
 			return 2;
 		}
 	}
@@ -432,13 +497,23 @@ int main(int argc, char **argv)
 	if (write_mb && write_path)
 		write_synced(write_path, write_mb * MiB);
 	if (dm_key)
-		dm_crypt_secret(dm_key);
+		dm_crypt_secret("vmsift-secret", "aes-cbc-plain", dm_key);
+	if (xts_key)
+		dm_crypt_secret("vmsift-xts", "aes-xts-plain64", xts_key);
+	if (essiv_key)
+		dm_crypt_secret("vmsift-essiv", "aes-cbc-essiv:sha256", essiv_key);
 	if (user_key)
 		user_key_secret("user", "vmsift:secret", user_key);
 	if (logon_key)
 		user_key_secret("logon", "vmsift:logon", logon_key);
 	if (ktls_keys)
 		ktls_secret(ktls_keys);
+	if (kmk_key)
+		encrypted_key_secret(kmk_key);
+	if (aesni_key) {
+		load_late_modules();
+		dm_crypt_secret("vmsift-aesni", "aes-xts-plain64", aesni_key);
+	}
 
 	printf("HARNESS: workload ready (anon %lu MiB, zeroed %lu MiB, tmpfs %lu MiB, "
 	       "hugetlb %lu x 2 MiB, written %lu MiB)\n",

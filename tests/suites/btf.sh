@@ -174,23 +174,71 @@ t_btf_refused() {
 }
 
 # btf_dm_ko VMLINUX: the -dbg package's dm-mod.ko and dm-crypt.ko beside
-# VMLINUX (its DWARF, for drgn), as "--ko PATH" pairs.
+# VMLINUX (its DWARF, for drgn), as "--ko PATH" pairs.  The crypto
+# modules whose symbols secrets-dwarf.conf's dm-crypt rules compare
+# (xts, ecb, essiv, cryptd, aesni_intel: -x looks each one's .ko up)
+# must be there too (btf_crypto_ko).
 btf_dm_ko() {
 	local rel=${1##*/vmlinux-} d
 	d=$(dirname "$1")/usr/lib/debug/lib/modules/$rel/kernel/drivers/md
 	[ -f "$d/dm-mod.ko" ] && [ -f "$d/dm-crypt.ko" ] ||
 		{ echo "no dm-mod.ko, dm-crypt.ko in $d" >&2; return 1; }
+	btf_crypto_ko "$1" || return 1
 	echo "--ko $d/dm-mod.ko --ko $d/dm-crypt.ko"
+}
+
+# btf_crypto_ko VMLINUX: the crypto modules' .ko (their DWARF, for -x)
+# under VMLINUX's -dbg tree, out of the cached -dbg package once
+# (VMSIFT_ERASE_FULL=1 extracts them, about 4 minutes).
+btf_crypto_ko() {
+	local rel=${1##*/vmlinux-} dbg k deb missing=()
+	dbg=$(dirname "$1")
+	for k in crypto/xts.ko crypto/ecb.ko crypto/essiv.ko crypto/cryptd.ko \
+		crypto/crypto_simd.ko arch/x86/crypto/aesni-intel.ko; do
+		[ -f "$dbg/usr/lib/debug/lib/modules/$rel/kernel/$k" ] ||
+			missing+=("./usr/lib/debug/lib/modules/$rel/kernel/$k")
+	done
+	[ ${#missing[@]} = 0 ] && return 0
+	if [ "${VMSIFT_ERASE_FULL:-0}" != 1 ]; then
+		echo "no ${missing[*]} under $dbg (VMSIFT_ERASE_FULL=1 extracts them)" >&2
+		return 1
+	fi
+	deb=$(ls "${VMSIFT_CACHE:-$top/tests/work/cache}"/debs/"linux-image-$rel-dbg_"*.deb 2>/dev/null | head -n1)
+	[ -n "$deb" ] || return 1
+	dpkg-deb --fsys-tarfile "$deb" | (cd "$dbg" && tar -x "${missing[@]}")
+}
+
+# btf_known_secrets: erased_check.py's arguments for the secrets guest's
+# known secrets (lib.sh, sourced): the user, logon and master keys'
+# payloads, each dm-crypt mapping's key and the schedules that must hold
+# its halves (cbc: the key; xts: the data key in the child's cipher, the
+# tweak key in the tweak cipher; essiv: the key, and its SHA-256 in the
+# ESSIV cipher; AES-NI: both halves in the internal context), and the
+# encrypted key's payload.
+btf_known_secrets() {
+	local ess
+	ess=$(printf '%s' "$SECRET_DM_ESSIV_KEY" | sha256sum | cut -c1-64)
+	printf '%s\n' --key "$SECRET_USER_KEY" --key "$SECRET_LOGON_KEY" \
+		--key "$SECRET_KMK_KEY" \
+		--dm-key "$SECRET_DM_KEY" --schedule "$SECRET_DM_KEY" \
+		--dm-key "$SECRET_DM_XTS_KEY1$SECRET_DM_XTS_KEY2" \
+		--schedule "$SECRET_DM_XTS_KEY1" --schedule "$SECRET_DM_XTS_KEY2" \
+		--dm-key "$SECRET_DM_ESSIV_KEY" --schedule "$SECRET_DM_ESSIV_KEY" \
+		--schedule "hex:$ess" \
+		--dm-key "$SECRET_DM_AESNI_KEY1$SECRET_DM_AESNI_KEY2" \
+		--schedule "$SECRET_DM_AESNI_KEY1" --schedule "$SECRET_DM_AESNI_KEY2" \
+		--encrypted
 }
 
 # t_btf_erase_secrets VMCORE [keys]: the shipped rules
 # (data/erase/secrets.conf) resolved from the dump's own kallsyms and BTF
 # (no -x) erase what drgn and DWARF say the secrets are (base_crng,
 # input_pool, each possible CPU's crngs.key, every user and logon key's
-# payload; with "keys", the secrets guest's known user and logon key
-# payloads of lib.sh must be among them, and its dm-crypt mapping's key,
-# cipher context and AES key schedule, found by drgn with dm-mod.ko and
-# dm-crypt.ko's DWARF, the known key among them), in every
+# payload; with "keys", the secrets guest's known user, logon and master
+# key payloads of lib.sh must be among them, and its dm-crypt mappings'
+# keys, cipher contexts and AES key schedules (cbc, xts, essiv, AES-NI's
+# xts), found by drgn with dm-mod.ko and dm-crypt.ko's DWARF, the known
+# keys among them, and the encrypted key's decrypted payload), in every
 # format: kdump (lzo), ELF, flattened rebuilt with -R, a split set
 # reassembled; secrets-dwarf.conf with -x (DWARF) erases the same bytes;
 # crash still opens the kdump one (tests/harness/crash-check, the -dbg
@@ -203,9 +251,9 @@ t_btf_erase_secrets() {
 		# shellcheck source=/dev/null
 		. "$top/tests/harness/lib.sh"
 		ko=$(btf_dm_ko "$vml") || return 1
+		mapfile -t keys < <(btf_known_secrets)
 		# shellcheck disable=SC2206 # two "--ko PATH" pairs, no blanks
-		keys=(--key "$SECRET_USER_KEY" --key "$SECRET_LOGON_KEY"
-		      --dm-key "$SECRET_DM_KEY" $ko)
+		keys+=($ko)
 	fi
 	mkdir -p "$work/out"
 	rm -f "$o".*
@@ -237,8 +285,9 @@ btf_secrets_vmcore() {
 		carried_input secrets kdump-secrets-384M
 		return
 	fi
-	# -v3: with the kTLS connection (-v2 has no kTLS, the first no logon key)
-	v=$c/secrets-v3-6.1.0-57-amd64.vmcore
+	# -v4: with the xts, essiv and AES-NI mappings and the encrypted key (-v3
+	# has none of them, -v2 no kTLS, the first no logon key)
+	v=$c/secrets-v4-6.1.0-57-amd64.vmcore
 	if [ ! -f "$v" ]; then
 		VMSIFT_CACHE=$c T_CAPTURE=${T_CAPTURE:-900} \
 			"$top/tests/harness/kdump-test" --quick --secrets --smp 2 \
@@ -250,42 +299,55 @@ btf_secrets_vmcore() {
 }
 
 # t_btf_secrets_present VMCORE: the vmcore holds every known secret's
-# bytes: the dm-crypt key, the user and logon payloads, the kTLS TX and RX
-# keys (they reached the guest's kernel only as hex or as binary the
+# bytes: the dm-crypt keys (cbc, the halves of xts and AES-NI xts, essiv),
+# the user, logon and master key payloads, the kTLS TX and RX keys (they reached the guest's kernel only as hex or as binary the
 # workload wiped: these copies are the kernel's own).
 t_btf_secrets_present() {
 	local in=$1 k
 	# shellcheck source=/dev/null
 	. "$top/tests/harness/lib.sh"
 	for k in "$SECRET_DM_KEY" "$SECRET_USER_KEY" "$SECRET_LOGON_KEY" \
-		"$SECRET_KTLS_TX_KEY" "$SECRET_KTLS_RX_KEY"; do
+		"$SECRET_KTLS_TX_KEY" "$SECRET_KTLS_RX_KEY" "$SECRET_DM_XTS_KEY1" \
+		"$SECRET_DM_XTS_KEY2" "$SECRET_DM_ESSIV_KEY" "$SECRET_DM_AESNI_KEY1" \
+		"$SECRET_DM_AESNI_KEY2" "$SECRET_KMK_KEY"; do
 		grep -c -a -F -- "$k" "$in" > /dev/null || { echo "'$k' is not in $in"; return 1; }
 	done
 }
 
-# t_btf_secrets_grep DUMP: the known payloads of the secrets guest's user
-# and logon keys and its dm-crypt key (lib.sh) are in DUMP's decompressed
-# pages, and in none
-# after data/erase/secrets.conf (BTF) or secrets-dwarf.conf (-x), each
-# page read by libkdumpfile (tests/tools/page_grep.py).  The dm-crypt
-# key's bytes are in two places, crypt_config.key and the first words of
-# the AES key schedule: either rule missing leaves one.
+# t_btf_secrets_grep DUMP: the known payloads of the secrets guest's user,
+# logon and master keys, its dm-crypt keys (cbc; xts's data and tweak
+# halves; essiv's key and the SHA-256 of it, the ESSIV cipher's key;
+# AES-NI xts's halves) and the decrypted payload of its encrypted key
+# (random, drgn reads it from DUMP: erased_check.py --print-encrypted)
+# are in DUMP's decompressed pages, and in none after
+# data/erase/secrets.conf (BTF) or secrets-dwarf.conf (-x), each page
+# read by libkdumpfile (tests/tools/page_grep.py).  A dm-crypt key's
+# bytes are in crypt_config.key and at the start of an AES key schedule
+# (AES-NI's: 8 bytes in): either rule missing leaves one.
 t_btf_secrets_grep() {
-	local in=$1 vml o=$work/out/secgrep f
+	local in=$1 vml o=$work/out/secgrep f ess enc k
+	local texts=()
 	# shellcheck source=/dev/null
 	. "$top/tests/harness/lib.sh"
 	vml=$(btf_dbg_vmlinux "$in") || return 1
+	btf_crypto_ko "$vml" || return 1
 	mkdir -p "$work/out"
 	rm -f "$o".*
+	ess=$(printf '%s' "$SECRET_DM_ESSIV_KEY" | sha256sum | cut -c1-64)
+	enc=$("$btf_py" "$top/tests/tools/erased_check.py" --print-encrypted "$in" "$vml") || return 1
+	[ -n "$enc" ] || { echo "no encrypted key in $in"; return 1; }
+	texts=("$SECRET_USER_KEY" "$SECRET_LOGON_KEY" "$SECRET_KMK_KEY"
+	       "$SECRET_DM_KEY" "$SECRET_DM_XTS_KEY1" "$SECRET_DM_XTS_KEY2"
+	       "$SECRET_DM_ESSIV_KEY" "hex:$ess" "$SECRET_DM_AESNI_KEY1"
+	       "$SECRET_DM_AESNI_KEY2")
+	for k in $enc; do texts+=("hex:$k"); done
 	"$top/vmsift" --config "$top/data/erase/secrets.conf" -l -d 31 "$in" \
 		"$o.btf" > /dev/null || return 1
 	"$top/vmsift" -x "$vml" --config "$top/data/erase/secrets-dwarf.conf" \
 		-l -d 31 "$in" "$o.x" > /dev/null || return 1
-	"$btf_py" "$top/tests/tools/page_grep.py" "$in" "$SECRET_USER_KEY" \
-		"$SECRET_LOGON_KEY" "$SECRET_DM_KEY" > "$o.in.n" || return 1
+	"$btf_py" "$top/tests/tools/page_grep.py" "$in" "${texts[@]}" > "$o.in.n" || return 1
 	for f in btf x; do
-		"$btf_py" "$top/tests/tools/page_grep.py" "$o.$f" "$SECRET_USER_KEY" \
-			"$SECRET_LOGON_KEY" "$SECRET_DM_KEY" > "$o.$f.n" || return 1
+		"$btf_py" "$top/tests/tools/page_grep.py" "$o.$f" "${texts[@]}" > "$o.$f.n" || return 1
 	done
 	awk '$1 == 0 { print "not in the unerased dump: " $0; bad = 1 }
 	     END { exit bad }' "$o.in.n" || return 1
@@ -332,19 +394,27 @@ t_btf_ktls_where() {
 }
 
 # t_btf_dmcrypt_same VMCORE: secrets.conf and secrets-dwarf.conf hold the
-# same [dm_mod] rules, and those rules write the same dump, eraseinfo
-# included, from the modules' BTF in the dump as from their .ko DWARF
-# (-x), byte for byte; what they erased is checked by the two tests
-# above.
+# same [dm_mod] rules and the same encrypted-key loop (less the BTF
+# form's ":rb_root"), and those rules write the same dump, eraseinfo
+# included, from the kernel's and the modules' BTF in the dump as from
+# the vmlinux's and their .ko DWARF (-x), byte for byte; what they erased
+# is checked by the two tests above.
 t_btf_dmcrypt_same() {
 	local in=$1 vml o=$work/out/dmsame d=$top/data/erase
 	vml=$(btf_dbg_vmlinux "$in") || return 1
+	btf_crypto_ko "$vml" || return 1
 	mkdir -p "$work/out"
 	rm -f "$o".*
-	sed -n '/^\[dm_mod\]/,/^\[vmlinux\]/p' "$d/secrets.conf" > "$o.conf"
+	sed -n '/&key_type_encrypted$/,/^endfor/p' "$d/secrets.conf" > "$o.conf"
+	sed -n '/&key_type_encrypted$/,/^endfor/p' "$d/secrets-dwarf.conf" |
+		sed 's/^for k in key_serial_tree /for k in key_serial_tree:rb_root /' |
+		diff "$o.conf" - || { echo "the files' encrypted-key rules differ"; return 1; }
+	grep -q 'encrypted_key_payload' "$o.conf" || { echo "no encrypted-key rule"; return 1; }
+	sed -n '/^\[dm_mod\]/,/^\[vmlinux\]/p' "$d/secrets.conf" > "$o.dm"
 	sed -n '/^\[dm_mod\]/,/^\[vmlinux\]/p' "$d/secrets-dwarf.conf" |
-		diff "$o.conf" - || { echo "the files' [dm_mod] rules differ"; return 1; }
-	grep -q 'crypt_target@dm_crypt' "$o.conf" || { echo "no dm-crypt rules"; return 1; }
+		diff "$o.dm" - || { echo "the files' [dm_mod] rules differ"; return 1; }
+	grep -q 'crypt_target@dm_crypt' "$o.dm" || { echo "no dm-crypt rules"; return 1; }
+	cat "$o.dm" >> "$o.conf"
 	"$top/vmsift" --config "$o.conf" -l -d 31 "$in" "$o.btf" > /dev/null || return 1
 	"$top/vmsift" -x "$vml" --config "$o.conf" -l -d 31 "$in" "$o.x" > /dev/null || return 1
 	cmp "$o.btf" "$o.x"

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""erased_check.py [--key TEXT]... [--dm-key TEXT --ko KO...] RAW VMLINUX
+"""erased_check.py [--key TEXT]... [--dm-key TEXT... [--schedule TEXT]...
+--ko KO...] [--encrypted] RAW VMLINUX
 DUMP... - the shipped
 secrets rules (data/erase/secrets.conf) applied to RAW gave each DUMP the
 right bytes.
@@ -21,9 +22,24 @@ dm_table, its num_targets targets; a target of dm_crypt's crypt_target
 type has a struct crypt_config): the key (key_size bytes), each cipher
 transform's context (cra_ctxsize bytes), and the block cipher's context
 behind a template over one (the AES key schedule); one key must be TEXT
-and one schedule must start with TEXT (AES-256's expanded key begins
-with the key), so the check cannot pass by finding no mapping.  Exit 0,
-or 1 with what differed.
+(and, given --schedule TEXT, one schedule must hold it: AES-256's
+expanded key begins with the key), so the check cannot pass by finding
+no mapping.
+The other modes' schedules, each told by drgn from the transform's
+driver name (cra_driver_name), not by the symbols the rules compare:
+"xts(...)" (a template instance: context = child skcipher, tweak
+cipher; the child "ecb(...)" holds a pointer to its block cipher),
+"essiv(...)" (context = child skcipher, ESSIV cipher; the child "cbc(...)"
+the same) and a driver of module aesni_intel (context = a cryptd
+skcipher whose context's second word is the internal transform holding
+the schedules).  --dm-key may repeat; --schedule TEXT (may repeat): one
+erased schedule context holds TEXT (hex:HEX for bytes: the ESSIV
+cipher's key is the SHA-256 of the mapping's key).  --encrypted: the payload of
+every "encrypted" key (struct encrypted_key_payload's decrypted_data,
+decrypted_datalen bytes) too, and there must be one.
+--print-encrypted RAW VMLINUX: print each encrypted key's decrypted
+bytes in hex, one a line, and exit (for a grep of the whole dump).
+Exit 0, or 1 with what differed.
 """
 import sys
 
@@ -63,30 +79,72 @@ def dm_tables(prog):
             yield hc.name.string_().decode(), table
 
 
+def ctx_word(prog, tfm, i):
+    """Word I of a transform's context, a pointer (0 if NULL)."""
+    return prog.read_u64(tfm.__crt_ctx.address_ + 8 * i)
+
+
+def child_tfm(prog, tfm, i, kind):
+    """The struct crypto_tfm of the KIND ("skcipher" or "cipher")
+    transform that context word I of TFM points to, or None."""
+    p = ctx_word(prog, tfm, i)
+    if not p:
+        return None
+    return drgn.Object(prog, "struct crypto_%s" % kind, address=p).base
+
+
+def driver(tfm):
+    return tfm.__crt_alg.cra_driver_name.string_().decode()
+
+
+def module_of(tfm):
+    mod = tfm.__crt_alg.cra_module
+    return mod.name.string_().decode() if mod.value_() else "vmlinux"
+
+
+def schedules(prog, tfm):
+    """(what, struct crypto_tfm) of each block cipher context that holds
+    key material behind TFM: cbc's or ecb's cipher, xts's child's cipher
+    and tweak cipher, essiv's child's cipher and ESSIV cipher, AES-NI's
+    internal transform behind simd and cryptd."""
+    name = driver(tfm)
+    if name.startswith("cbc(") or name.startswith("ecb("):
+        return [("cipher", child_tfm(prog, tfm, 0, "cipher"))]
+    if name.startswith("xts(") or name.startswith("essiv("):
+        child = child_tfm(prog, tfm, 0, "skcipher")
+        side = "tweak" if name.startswith("xts(") else "essiv"
+        out = [(side + " cipher", child_tfm(prog, tfm, 1, "cipher")),
+               ("child context", child)]
+        return out + [("child " + w, t) for w, t in schedules(prog, child)]
+    if module_of(tfm) == "aesni_intel" and not name.startswith("__"):
+        cryptd = child_tfm(prog, tfm, 0, "skcipher")
+        if driver(cryptd).startswith("cryptd("):
+            return [("aes-ni internal", child_tfm(prog, cryptd, 1, "skcipher"))]
+    return []
+
+
 def tfm_contexts(prog, name, cc):
     """(name, address, size, bytes) of each transform's context and of
-    the block cipher's context behind a template instance over one."""
-    tmpl = prog["crypto_cbc_tmpl"].address_
+    every schedule behind it (schedules())."""
     for i in range(cc.tfms_count.value_()):
         tfm = cc.cipher_tfm.tfms[i].base
         size = tfm.__crt_alg.cra_ctxsize.value_()
         yield ("%s tfm %d context" % (name, i), tfm.__crt_ctx.address_,
                size, None)
-        inst = drgn.cast("struct crypto_instance *", tfm.__crt_alg)
-        if inst.tmpl.value_() != tmpl:
-            continue
-        child = drgn.cast("struct crypto_cipher *", tfm.__crt_ctx[0]).base
-        size = child.__crt_alg.cra_ctxsize.value_()
-        yield ("%s tfm %d cipher %s schedule" % (name, i,
-               child.__crt_alg.cra_driver_name.string_().decode()),
-               child.__crt_ctx.address_, size,
-               prog.read(child.__crt_ctx.address_, size))
+        for what, child in schedules(prog, tfm):
+            size = child.__crt_alg.cra_ctxsize.value_()
+            yield ("%s tfm %d %s %s" % (name, i, what, driver(child)),
+                   child.__crt_ctx.address_, size,
+                   prog.read(child.__crt_ctx.address_, size))
 
 
-def dm_secrets(prog, dm_key):
-    """(name, address, size) of every dm-crypt key and key schedule; one
-    key is DM_KEY and one schedule starts with it."""
-    out, keys, scheds = [], set(), set()
+def dm_secrets(prog, dm_keys, scheds_want):
+    """(name, address, size) of every dm-crypt key and key schedule; each
+    of DM_KEYS is a key, each of SCHEDS_WANT in a schedule's context (the
+    start of AES's expanded key is the key; AES-NI's xts context holds
+    the tweak key's after up to 15 bytes of alignment, then the data
+    key's)."""
+    out, keys, scheds = [], [], []
     crypt = prog["crypt_target"].address_
     for name, table in dm_tables(prog):
         for i in range(table.num_targets.value_()):
@@ -96,16 +154,33 @@ def dm_secrets(prog, dm_key):
             cc = drgn.cast("struct crypt_config *", ti.private)
             n = cc.key_size.value_()
             out.append(("dm %s key" % name, cc.key.address_, n))
-            keys.add(prog.read(cc.key.address_, n))
+            keys.append(prog.read(cc.key.address_, n))
             for ctx in tfm_contexts(prog, "dm " + name, cc):
                 out.append(ctx[:3])
                 if ctx[3] is not None:
-                    scheds.add(ctx[3][:len(dm_key)])
-    if dm_key not in keys or dm_key not in scheds:
-        print("no dm-crypt key (%d found) or key schedule (%d found) holds "
-              "%r" % (len(keys), len(scheds), dm_key))
-        sys.exit(1)
+                    scheds.append(ctx[3])
+    for want in dm_keys:
+        if want not in keys:
+            print("no dm-crypt key (%d found) is %r" % (len(keys), want))
+            sys.exit(1)
+    for want in scheds_want:
+        if not any(want in s for s in scheds):
+            print("no key schedule (%d found) holds %r" % (len(scheds), want))
+            sys.exit(1)
     return out
+
+
+def encrypted_payloads(prog):
+    """(name, address, size) of every encrypted key's decrypted data."""
+    root = prog["key_serial_tree"].address_of_()
+    kind = prog["key_type_encrypted"].address_
+    for k in rbtree_inorder_for_each_entry("struct key", root, "serial_node"):
+        if k.type.value_() != kind:
+            continue
+        p = drgn.cast("struct encrypted_key_payload *", k.payload.data[0])
+        if p.value_():
+            yield ("encrypted key %d decrypted data" % k.serial.value_(),
+                   p.decrypted_data.value_(), p.decrypted_datalen.value_())
 
 
 def secrets(prog, want):
@@ -128,16 +203,47 @@ def secrets(prog, want):
     return out
 
 
+def masked(buf, addr, size, found):
+    """BUF (PAD bytes, the SIZE bytes at ADDR, PAD bytes) with the secret
+    and every other secret of FOUND in it (another erase, nearby: an
+    essiv child's context 48 bytes from a key payload) blanked."""
+    out = bytearray(buf)
+    start = addr - PAD
+    for _, a, n in found:
+        lo, hi = max(a, start), min(a + n, start + len(buf))
+        if lo < hi:
+            out[lo - start:hi - start] = bytes(hi - lo)
+    return bytes(out)
+
+
+def arg_bytes(text):
+    return bytes.fromhex(text[4:]) if text.startswith("hex:") else text.encode()
+
+
 def main():
     args = sys.argv[1:]
-    want, kos, dm_key = [], [], None
-    while args[:1] in (["--key"], ["--dm-key"], ["--ko"]):
+    want, kos, dm_keys, scheds, enc = [], [], [], [], False
+    if args[:1] == ["--print-encrypted"]:
+        prog = drgn.Program()
+        prog.set_core_dump(args[1])
+        prog.load_debug_info([args[2]])
+        for _, addr, size in encrypted_payloads(prog):
+            print(prog.read(addr, size).hex())
+        return
+    while args[:1] in (["--key"], ["--dm-key"], ["--ko"], ["--schedule"],
+                       ["--encrypted"]):
+        if args[0] == "--encrypted":
+            enc = True
+            args = args[1:]
+            continue
         if args[0] == "--key":
             want.append(args[1].encode())
         elif args[0] == "--ko":
             kos.append(args[1])
+        elif args[0] == "--schedule":
+            scheds.append(arg_bytes(args[1]))
         else:
-            dm_key = args[1].encode()
+            dm_keys.append(args[1].encode())
         args = args[2:]
     raw, vmlinux, dumps = args[0], args[1], args[2:]
     prog = drgn.Program()
@@ -145,8 +251,14 @@ def main():
     prog.load_debug_info([vmlinux] + kos)
     bad = 0
     found = secrets(prog, want)
-    if dm_key is not None:
-        found += dm_secrets(prog, dm_key)
+    if dm_keys:
+        found += dm_secrets(prog, dm_keys, scheds)
+    if enc:
+        payloads = list(encrypted_payloads(prog))
+        if not payloads:
+            print("no encrypted key in %s" % raw)
+            sys.exit(1)
+        found += payloads
     for name, addr, size in found:
         ref = prog.read(addr - PAD, size + 2 * PAD)
         secret = ref[PAD:PAD + size]
@@ -164,7 +276,7 @@ def main():
                 print("%s: %s at 0x%x (%d bytes) not erased: %r"
                       % (path, name, addr, size, got[PAD:PAD + 16]))
                 bad += 1
-            if got[:PAD] != ref[:PAD] or got[PAD + size:] != ref[PAD + size:]:
+            if masked(got, addr, size, found) != masked(ref, addr, size, found):
                 print("%s: bytes around %s changed" % (path, name))
                 bad += 1
         print("%s at 0x%x, %d bytes: checked in %d dump(s)"

@@ -8,7 +8,8 @@ by tests/tools/vmcheck.py, each page read and decompressed by
 libkdumpfile, not by vmsift) or an ELF vmcore (its PT_LOAD segments).  A
 TEXT across two consecutive stored pages counts too.  Prints "N TEXT"
 per TEXT, in order (N: occurrences, one may count twice where chunks
-overlap); exit 0.
+overlap); exit 0.  A TEXT "hex:HEX" is the bytes HEX spells (a key that
+is not text: a hash, random bytes).
 """
 import os
 import sys
@@ -71,12 +72,14 @@ def count(chunks, texts):
 
 
 def main():
-    path, texts = sys.argv[1], [t.encode() for t in sys.argv[2:]]
+    path, args = sys.argv[1], sys.argv[2:]
+    texts = [bytes.fromhex(t[4:]) if t.startswith('hex:') else t.encode()
+             for t in args]
     with open(path, 'rb') as f:
         magic = f.read(8)
     chunks = kdump_chunks(path) if magic == b'KDUMP   ' else elf_chunks(path)
-    for n, t in zip(count(chunks, texts), texts):
-        print(n, t.decode())
+    for n, t in zip(count(chunks, texts), args):
+        print(n, t)
 
 
 main()
