@@ -360,6 +360,23 @@ static int resolve_symbol(struct ev *ev, const struct vs_ec_expr *x,
 	return apply_index(ev, v, x->parts[0].index, sym);
 }
 
+/* "member:TYPE" (no '*'): an array member, a flexible one as struct
+ * crypto_tfm's __crt_ctx, seen at its address as a TYPE (its bytes, not
+ * a pointer read from them). */
+static int see_as(struct ev *ev, struct ev_val *v,
+		  const struct vs_ec_part *part, const struct ev_type *c)
+{
+	if (!v->t.array || part->index != VS_EC_NO_INDEX)
+		return vs_err(ev->err, "'%s:%s': only an array member (a "
+			      "flexible array) is seen as a %s; a pointer "
+			      "member is cast with '%s*'", part->name,
+			      part->cast, part->cast, part->cast);
+	v->t = *c;
+	v->vaddr = v->sym_addr;
+	v->size = c->size;
+	return 0;
+}
+
 /* "member:TYPE*": the pointer (or pointer-sized integer) member read as
  * a pointer to TYPE. */
 static int apply_cast(struct ev *ev, struct ev_val *v,
@@ -381,10 +398,12 @@ static int apply_cast(struct ev *ev, struct ev_val *v,
 	    describe_in(ev, ti, id, &c) < 0)
 		return vs_err_ctx(ev->err, "type '%s' of '%s'", part->cast,
 				  part->name);
-	if (!c.ptr || c.array)
-		return vs_err(ev->err, "'%s:%s': a member is cast to a "
-			      "pointer type ('%s*')", part->name, part->cast,
+	if (c.array)
+		return vs_err(ev->err, "'%s:%s': a member is cast to a struct "
+			      "or a pointer type, not an array", part->name,
 			      part->cast);
+	if (!c.ptr)
+		return see_as(ev, v, part, &c);
 	if (o->array || !(o->ptr || (o->kind == VS_TI_INT &&
 				     o->size == ev->mem->ptr_size)))
 		return vs_err(ev->err, "'%s:%s': '%s' is not a pointer",
@@ -729,6 +748,44 @@ static int list_head_of(struct ev *ev, const struct vs_ec_rule *r,
 		      "within)", r->list.text);
 }
 
+/* The offset *OFF and type *MTYPE of PATH ("a" or "a.b.c": members of
+ * nested structs or unions, not through pointers) in type TYPE of the
+ * rule's source. */
+static int member_path(struct ev *ev, uint64_t type, const char *path,
+		       uint64_t *off, uint64_t *mtype)
+{
+	const struct vs_typeinfo *ti = ev->ti;
+	char name[VS_ERR_MAX];
+	struct ev_type t;
+	uint64_t o;
+
+	*off = 0;
+	for (;;) {
+		const char *dot = strchr(path, '.');
+		size_t n = dot ? (size_t)(dot - path) : strlen(path);
+
+		if (n >= sizeof(name))
+			return vs_err(ev->err, "member '%.40s...' is too long",
+				      path);
+		memcpy(name, path, n);
+		name[n] = '\0';
+		if (ti->ops->member(ti->ctx, type, name, &o, mtype,
+				    ev->err) < 0)
+			return -1;
+		*off += o;
+		if (!dot)
+			return 0;
+		if (describe(ev, *mtype, &t) < 0)
+			return -1;
+		if (t.ptr || t.array || (t.kind != VS_TI_STRUCT &&
+					 t.kind != VS_TI_UNION))
+			return vs_err(ev->err, "'%s' in a member path is not a "
+				      "struct or union", name);
+		type = t.base;
+		path = dot + 1;
+	}
+}
+
 static int within_type(struct ev *ev, const struct vs_ec_rule *r,
 		       struct ev_type *st, uint64_t *off)
 {
@@ -741,8 +798,7 @@ static int within_type(struct ev *ev, const struct vs_ec_rule *r,
 	if (st->ptr || st->array || st->kind != VS_TI_STRUCT)
 		return vs_err(ev->err, "'within %s': not a struct",
 			      r->within_struct);
-	if (ev->ti->ops->member(ev->ti->ctx, st->base, r->within_member, off,
-				&mtype, ev->err) < 0 ||
+	if (member_path(ev, st->base, r->within_member, off, &mtype) < 0 ||
 	    describe(ev, mtype, &mt) < 0)
 		return vs_err_ctx(ev->err, "'within %s:%s'", r->within_struct,
 				  r->within_member);
@@ -816,8 +872,8 @@ static int rb_layout(struct ev *ev, const struct vs_ec_rule *r,
 	if (rb->st.ptr || rb->st.array || rb->st.kind != VS_TI_STRUCT)
 		return vs_err(ev->err, "'rbtree %s': not a struct",
 			      r->within_struct);
-	if (ev->ti->ops->member(ev->ti->ctx, rb->st.base, r->within_member,
-				&rb->member, &mtype, ev->err) < 0 ||
+	if (member_path(ev, rb->st.base, r->within_member, &rb->member,
+			&mtype) < 0 ||
 	    describe(ev, mtype, &mt) < 0)
 		return vs_err_ctx(ev->err, "'rbtree %s:%s'", r->within_struct,
 				  r->within_member);
@@ -890,6 +946,91 @@ static int loop_rbtree(struct ev *ev, const struct vs_ec_rule *r,
 		    read_ptr(ev, node + rb.right, &node) < 0)
 			return -1;
 	}
+}
+
+/* The hlist_nulls walk's layout: the enclosing struct *ST, the offset
+ * of its struct hlist_nulls_node PATH, that node's "next"; the head's
+ * "first". */
+struct ev_hn {
+	struct ev_type st;
+	uint64_t member, next;
+};
+
+static int hn_layout(struct ev *ev, const struct vs_ec_rule *r,
+		     struct ev_hn *hn)
+{
+	uint64_t id, mtype;
+	struct ev_type mt;
+
+	if (ev->ti->ops->type_by_name(ev->ti->ctx, r->within_struct, &id,
+				      ev->err) < 0 ||
+	    describe(ev, id, &hn->st) < 0)
+		return vs_err_ctx(ev->err, "'hlist_nulls %s'",
+				  r->within_struct);
+	if (hn->st.ptr || hn->st.array || hn->st.kind != VS_TI_STRUCT)
+		return vs_err(ev->err, "'hlist_nulls %s': not a struct",
+			      r->within_struct);
+	if (member_path(ev, hn->st.base, r->within_member, &hn->member,
+			&mtype) < 0 || describe(ev, mtype, &mt) < 0)
+		return vs_err_ctx(ev->err, "'hlist_nulls %s:%s'",
+				  r->within_struct, r->within_member);
+	if (mt.ptr || mt.array || !mt.name ||
+	    strcmp(mt.name, "hlist_nulls_node"))
+		return vs_err(ev->err, "'hlist_nulls %s:%s': the member is not "
+			      "a struct hlist_nulls_node", r->within_struct,
+			      r->within_member);
+	if (rb_member(ev, mt.base, "next", &hn->next) < 0)
+		return vs_err_ctx(ev->err, "struct hlist_nulls_node");
+	return 0;
+}
+
+/* The chain's first node: L is a struct hlist_nulls_head (or points to
+ * one). */
+static int hn_first(struct ev *ev, const struct vs_ec_rule *r,
+		    const struct ev_val *l, uint64_t *first)
+{
+	uint64_t off;
+
+	if (l->t.array || l->t.kind != VS_TI_STRUCT || !l->t.name ||
+	    strcmp(l->t.name, "hlist_nulls_head") != 0)
+		return vs_err(ev->err, "'%s' is not a struct hlist_nulls_head "
+			      "(for ... hlist_nulls)", r->list.text);
+	if (rb_member(ev, l->t.base, "first", &off) < 0)
+		return vs_err_ctx(ev->err, "struct hlist_nulls_head");
+	return read_ptr(ev, l->vaddr + off, first);
+}
+
+/* An hlist_nulls chain (the kernel's hash tables of sockets): nodes up
+ * to an odd "nulls" value, which ends it; a NULL node is a broken chain,
+ * a cycle or more than max_iter nodes an error. */
+static int loop_hlist_nulls(struct ev *ev, const struct vs_ec_rule *r,
+			    const struct ev_val *l)
+{
+	struct ev_walk w = { .power = 1 };
+	struct ev_hn hn;
+	uint64_t node;
+
+	if (hn_layout(ev, r, &hn) < 0 || hn_first(ev, r, l, &node) < 0)
+		return -1;
+	w.tortoise = node;
+	while (!(node & 1)) {
+		struct ev_val *v = &ev->var_val;
+
+		if (!node)
+			return vs_err(ev->err, "the hlist_nulls chain of '%s' "
+				      "breaks: a NULL pointer, not an odd end "
+				      "marker", r->list.text);
+		memset(v, 0, sizeof(*v));
+		v->t = hn.st;
+		v->vaddr = node - hn.member;
+		v->size = hn.st.size;
+		if (run_body(ev, r) < 0 ||
+		    read_ptr(ev, node + hn.next, &node) < 0)
+			return -1;
+		if (!(node & 1) && walk_step(ev, &w, node, r) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 /* An integer global of N bytes (no type needed: BTF has none). */
@@ -997,28 +1138,47 @@ static int where_value(struct ev *ev, const struct vs_ec_rule *r)
 	return 0;
 }
 
-/* "count EXPR": an integer of at most 8 bytes, at most the loop bound. */
+/* "count EXPR[+N]": an integer of at most 8 bytes, plus N, at most the
+ * loop bound; "count N": N. */
 static int eval_count(struct ev *ev, const struct vs_ec_rule *r,
 		      uint64_t *n)
 {
 	uint64_t max = ev->opts->max_iter ? ev->opts->max_iter : EV_MAX_ITER;
 	const struct vs_ec_expr *x = &r->count;
 	struct ev_val v;
+	uint64_t val = 0;
 
 	*n = 0;
-	if (resolve(ev, x, &v) < 0)
-		return vs_err_ctx(ev->err, "'count'");
-	if (v.null)
-		return 0;
-	if (v.t.array || v.t.ptr || v.t.kind != VS_TI_INT || v.t.size == 0 ||
-	    v.t.size > 8)
-		return vs_err(ev->err, "'count %s' is not an integer", x->text);
-	if (read_uint(ev, v.vaddr, (unsigned)v.t.size, n) < 0)
-		return vs_err_ctx(ev->err, "'count %s'", x->text);
-	if (*n > max)
+	if (x->parts) {
+		if (resolve(ev, x, &v) < 0)
+			return vs_err_ctx(ev->err, "'count'");
+		if (v.null)
+			return 0;
+		if (v.t.array || v.t.ptr || v.t.kind != VS_TI_INT ||
+		    v.t.size == 0 || v.t.size > 8)
+			return vs_err(ev->err, "'count %s' is not an integer",
+				      x->text);
+		if (read_uint(ev, v.vaddr, (unsigned)v.t.size, &val) < 0)
+			return vs_err_ctx(ev->err, "'count %s'", x->text);
+	}
+	/* the parser bounds count_add: no overflow below 2^63 */
+	if (val > max || val + r->count_add > max) {
+		char label[VS_ERR_MAX];
+
+		if (!x->parts)
+			snprintf(label, sizeof(label), "%llu",
+				 (unsigned long long)r->count_add);
+		else if (r->count_add)
+			snprintf(label, sizeof(label), "%s+%llu", x->text,
+				 (unsigned long long)r->count_add);
+		else
+			snprintf(label, sizeof(label), "%s", x->text);
 		return vs_err(ev->err, "'count %s' is %llu: over %llu elements",
-			      x->text, (unsigned long long)*n,
+			      label, (unsigned long long)(val > max ? val :
+				      val + r->count_add),
 			      (unsigned long long)max);
+	}
+	*n = val + r->count_add;
 	return 0;
 }
 
@@ -1074,13 +1234,15 @@ static int eval_rule(struct ev *ev, const struct vs_ec_rule *r)
 	}
 	if (resolve(ev, &r->list, &l) < 0)
 		return -1;
-	if (r->count.parts && !l.null && eval_count(ev, r, &n) < 0)
+	if (r->counted && !l.null && eval_count(ev, r, &n) < 0)
 		return -1;
 	ev->var = r->id;
-	if (r->count.parts)
+	if (r->counted)
 		ret = l.null || !l.vaddr ? 0 : loop_count(ev, r, &l, n);
 	else if (r->loop == VS_EC_RBTREE)
 		ret = l.null ? 0 : loop_rbtree(ev, r, &l);
+	else if (r->loop == VS_EC_HLIST_NULLS)
+		ret = l.null ? 0 : loop_hlist_nulls(ev, r, &l);
 	else if (r->loop == VS_EC_WITHIN)
 		ret = loop_within(ev, r, &l);
 	else if (l.null)
