@@ -92,7 +92,7 @@ struct vs_erase {
 struct ev_outer {
 	const char *var;
 	struct ev_val val;
-	uint64_t where_value;
+	uint64_t where_value[VS_EC_MAX_WHERE];
 	int where_never;
 };
 
@@ -108,7 +108,7 @@ struct ev {
 	struct ev_outer outer[EV_MAX_NEST];  /* the loops around it */
 	unsigned nouter;
 	int line;
-	uint64_t where_value;        /* the rule's "where" right-hand side */
+	uint64_t where_value[VS_EC_MAX_WHERE];  /* the "where" right-hand sides */
 	int where_never;             /* "&SYM@MODULE" of a module not loaded */
 };
 
@@ -542,12 +542,12 @@ static int eval_erase(struct ev *ev, const struct vs_ec_erase *er)
 	return add_inst(ev, cmd, v.vaddr, size, 0);
 }
 
-/* The rule's "where" on the loop's current element: *HOLDS.  A NULL
- * pointer on the way makes it false. */
+/* Condition I of the rule's "where" on the loop's current element:
+ * *HOLDS.  A NULL pointer on the way makes it false. */
 static int where_holds(struct ev *ev, const struct vs_ec_rule *r,
-		       int *holds)
+		       unsigned i, int *holds)
 {
-	const struct vs_ec_where *w = &r->where;
+	const struct vs_ec_where *w = &r->where[i];
 	struct ev_val v;
 	uint64_t val;
 
@@ -565,7 +565,7 @@ static int where_holds(struct ev *ev, const struct vs_ec_rule *r,
 	} else
 		return vs_err(ev->err, "'where %s': not a pointer or an "
 			      "integer", w->expr.text);
-	*holds = (val == ev->where_value) != w->negate;
+	*holds = (val == ev->where_value[i]) != w->negate;
 	return 0;
 }
 
@@ -584,14 +584,14 @@ static int eval_nested(struct ev *ev, const struct vs_ec_rule *r)
 	o = &ev->outer[ev->nouter++];
 	o->var = ev->var;
 	o->val = ev->var_val;
-	o->where_value = ev->where_value;
+	memcpy(o->where_value, ev->where_value, sizeof(o->where_value));
 	o->where_never = ev->where_never;
 	ret = eval_rule(ev, r);
 	if (ret < 0)
 		vs_err_ctx(ev->err, "the loop at line %d", r->line);
 	ev->var = o->var;
 	ev->var_val = o->val;
-	ev->where_value = o->where_value;
+	memcpy(ev->where_value, o->where_value, sizeof(ev->where_value));
 	ev->where_never = o->where_never;
 	ev->nouter--;
 	return ret;
@@ -603,8 +603,8 @@ static int run_body(struct ev *ev, const struct vs_ec_rule *r)
 
 	if (ev->where_never)
 		return 0;
-	if (r->where.expr.parts) {
-		if (where_holds(ev, r, &holds) < 0)
+	for (unsigned i = 0; i < r->nwhere; i++) {
+		if (where_holds(ev, r, i, &holds) < 0)
 			return -1;
 		if (!holds)
 			return 0;
@@ -1110,31 +1110,38 @@ static int loop_percpu(struct ev *ev, const struct vs_ec_rule *r)
 /* The "where" right-hand side: a global's address (of the section's
  * module, or of "@MODULE": none loaded, the condition never holds), or a
  * number. */
-static int where_value(struct ev *ev, const struct vs_ec_rule *r)
+static int where_value(struct ev *ev, const struct vs_ec_where *w,
+		       uint64_t *value)
 {
 	const struct vs_typeinfo *ti = ev->ti;
 	int ret;
 
-	ev->where_value = r->where.value;
-	ev->where_never = 0;
-	if (!r->where.sym)
+	*value = w->value;
+	if (!w->sym)
 		return 0;
-	if (r->where.sym_module) {
-		ret = module_ti(ev, r->where.sym_module, &ti);
+	if (w->sym_module) {
+		ret = module_ti(ev, w->sym_module, &ti);
 		if (ret < 0)
 			return vs_err_ctx(ev->err, "'where ... &%s@%s'",
-					  r->where.sym, r->where.sym_module);
+					  w->sym, w->sym_module);
 		if (ret > 0) {
 			ev->where_never = 1;
 			return 0;
 		}
 	}
-	if (ti->ops->symbol(ti->ctx, r->where.sym, &ev->where_value,
-			    ev->err) < 0)
-		return vs_err_ctx(ev->err, "'where ... &%s%s%s'", r->where.sym,
-				  r->where.sym_module ? "@" : "",
-				  r->where.sym_module ? r->where.sym_module
-						      : "");
+	if (ti->ops->symbol(ti->ctx, w->sym, value, ev->err) < 0)
+		return vs_err_ctx(ev->err, "'where ... &%s%s%s'", w->sym,
+				  w->sym_module ? "@" : "",
+				  w->sym_module ? w->sym_module : "");
+	return 0;
+}
+
+static int where_values(struct ev *ev, const struct vs_ec_rule *r)
+{
+	ev->where_never = 0;
+	for (unsigned i = 0; i < r->nwhere; i++)
+		if (where_value(ev, &r->where[i], &ev->where_value[i]) < 0)
+			return -1;
 	return 0;
 }
 
@@ -1224,7 +1231,7 @@ static int eval_rule(struct ev *ev, const struct vs_ec_rule *r)
 	ev->var = NULL;
 	if (r->loop == VS_EC_NONE)
 		return eval_erase(ev, &r->erases[0]);
-	if (where_value(ev, r) < 0)
+	if (where_values(ev, r) < 0)
 		return -1;
 	if (r->loop == VS_EC_PERCPU) {
 		ev->var = r->id;

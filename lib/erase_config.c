@@ -143,7 +143,7 @@ static int is_keyword(const char *s)
 	static const char *const kw[] = { "erase", "size", "nullify", "for",
 					  "in", "via", "within", "endfor",
 					  "rbtree", "percpu", "where",
-					  "count", "hlist_nulls" };
+					  "count", "hlist_nulls", "and" };
 
 	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++)
 		if (strcmp(s, kw[i]) == 0)
@@ -567,10 +567,10 @@ static int parse_where_value(struct ec_parser *p, struct vs_ec_where *w)
 	return 0;
 }
 
-/* After "where": EXPR ("==" | "!=") VALUE, EXPR on the loop's variable. */
-static int parse_where(struct ec_parser *p, struct vs_ec_rule *r)
+/* One condition: EXPR ("==" | "!=") VALUE, EXPR on the loop's variable. */
+static int parse_cond(struct ec_parser *p, struct vs_ec_rule *r,
+		      struct vs_ec_where *w)
 {
-	struct vs_ec_where *w = &r->where;
 	const struct ec_tok *t = take_name(p, "an expression after 'where'");
 
 	if (!t || parse_expr(p, t, &w->expr) < 0)
@@ -587,6 +587,21 @@ static int parse_where(struct ec_parser *p, struct vs_ec_rule *r)
 	w->negate = t->text[0] == '!';
 	p->pos++;
 	return parse_where_value(p, w);
+}
+
+/* After "where": conditions joined by "and". */
+static int parse_where(struct ec_parser *p, struct vs_ec_rule *r)
+{
+	for (;;) {
+		if (parse_cond(p, r, &r->where[r->nwhere++]) < 0)
+			return -1;
+		if (!is_word(peek(p), "and"))
+			return 0;
+		if (r->nwhere == VS_EC_MAX_WHERE)
+			return fail_at(p, peek(p), "more than %d conditions "
+				       "after 'where'", VS_EC_MAX_WHERE);
+		p->pos++;
+	}
 }
 
 /* N (at most the loop bound) at S: "count N", or "+N" after a count's
@@ -852,9 +867,11 @@ static void free_rule(struct vs_ec_rule *r)
 	free(r->erases);
 	free_expr(&r->list);
 	free_expr(&r->count);
-	free_expr(&r->where.expr);
-	free(r->where.sym);
-	free(r->where.sym_module);
+	for (unsigned i = 0; i < r->nwhere; i++) {
+		free_expr(&r->where[i].expr);
+		free(r->where[i].sym);
+		free(r->where[i].sym_module);
+	}
 	free(r->id);
 	free(r->via);
 	free(r->within_struct);

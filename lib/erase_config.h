@@ -12,7 +12,8 @@
  *              | "hlist_nulls" STRUCT ":" PATH | "percpu"
  *              | "count" (EXPR ["+" NUMBER] | NUMBER) ] [ where ]
  *              { erase | loop } "endfor"       (loops nest 4 deep)
- *   where   := "where" EXPR ("==" | "!=") ("&" SYMBOL ["@" MODULE] | NUMBER)
+ *   where   := "where" cond { "and" cond }      (at most 4)
+ *   cond    := EXPR ("==" | "!=") ("&" SYMBOL ["@" MODULE] | NUMBER)
  *   erase   := "erase" EXPR [ "size" (NUMBER[K|M] | EXPR) | "nullify" ]
  *   EXPR    := NAME[":" TYPE] { "." NAME[":" TYPE ["@" MODULE] ["*"...]] },
  *              each NAME with an optional "[" INDEX "]" (vmsift's array
@@ -25,7 +26,8 @@
  * user_key_payload*").  "rbtree" walks a struct rb_root, "percpu" every
  * possible CPU's copy of a per-CPU variable, "where" keeps the loop's
  * elements whose pointer or integer EXPR equals (or not) a global's
- * address or a number.  "count EXPR" walks EXPR[0..EXPR) of an array
+ * address or a number ("and": each in turn, the first false one ends
+ * the test).  "count EXPR" walks EXPR[0..EXPR) of an array
  * or a pointer whose length is an integer member (plus N: "count
  * ehash_mask+1"; or N alone); "hlist_nulls" walks a struct
  * hlist_nulls_head to its odd end marker; a member cast without "*"
@@ -45,6 +47,7 @@
 #include "error.h"
 
 #define VS_EC_NO_INDEX UINT64_MAX
+#define VS_EC_MAX_WHERE 4            /* conditions of one "where" */
 
 /* One step of an expression: a symbol (the first) or a member. */
 struct vs_ec_part {
@@ -111,7 +114,8 @@ struct vs_ec_rule {
 	char *via;                   /* VS_EC_LOOP: NULL for arrays/default */
 	char *within_struct, *within_member;  /* also rbtree's, hlist_nulls';
 					       * the member a PATH */
-	struct vs_ec_where where;
+	struct vs_ec_where where[VS_EC_MAX_WHERE];  /* all must hold, in order */
+	unsigned nwhere;
 	struct vs_ec_erase *erases;
 	unsigned nerases;
 	int line;

@@ -79,7 +79,11 @@ static void make_sockets(struct fake_mem *m)
 	put64(m, O_S1 + SK_DATA, 0);
 	put64(m, O_S3 + SK_DATA, va(O_TFM1));
 	put64(m, O_S2 + SK_DATA, va(O_TFM1));
+	put64(m, O_TFM1, 0);
 	put64(m, O_TFM1 + 8, va(O_TFM2));
+	put64(m, O_S1, 1);               /* common.state: S3 a "time-wait" */
+	put64(m, O_S3, 6);
+	put64(m, O_S2, 1);
 	memset(m->b + O_TFM1 + 16, 0, 4);
 	m->b[O_TFM1 + 16] = GCTX_N;
 }
@@ -233,6 +237,10 @@ static void test_parse_errors(void)
 		{ "for s in x hlist_nulls sk:a..b\nerase s\nendfor", "t.conf:1:24: expected STRUCT:MEMBER after 'hlist_nulls', found 'sk:a..b'" },
 		{ "for s in x hlist_nulls\nerase s\nendfor", "t.conf:2:1: expected STRUCT:MEMBER after 'hlist_nulls', found 'erase'" },
 		{ "for s in x within sk:a.\nerase s\nendfor", "expected STRUCT:MEMBER after 'within', found 'sk:a.'" },
+		{ "for k in x where k.a == 1 and\nerase k\nendfor", "t.conf:2:1: expected an expression after 'where', found 'erase'" },
+		{ "for k in x where k.a == 1 and k.b != 2 and k.c == 3 and k.d == 4 and k.e == 5\nerase k\nendfor", "t.conf:1:66: more than 4 conditions after 'where'" },
+		{ "for k in x where k.a == 1 and j.b != 2\nerase k\nendfor", "t.conf:1:31: 'j.b' does not start with the loop's variable 'k'" },
+		{ "for k in x and k.a == 1\nerase k\nendfor", "t.conf:1:12: expected 'erase', 'for' or 'endfor' in the loop of line 1, found 'and'" },
 		{ "erase hlist_nulls", "t.conf:1:7: expected a symbol after 'erase', found 'hlist_nulls'" },
 		{ "for t in x\n for t in y\n  erase t\n endfor\nendfor", "t.conf:2:11: the loop of line 2 reuses the variable 't'" },
 		{ "for a in x\nfor b in x\nfor c in x\nfor d in x\nfor e in x\nerase e\nendfor\nendfor\nendfor\nendfor\nendfor", "t.conf:5:1: loops nest more than 4 deep" },
@@ -315,9 +323,10 @@ static void test_parse_additions(void)
 	CHECK_STR(c->rules[0].within_struct, "key");
 	CHECK_STR(c->rules[0].within_member, "serial_node");
 	CHECK_STR(c->rules[0].list.type, "rb_root");
-	CHECK_U64(c->rules[0].where.negate, 1);
-	CHECK_STR(c->rules[0].where.sym, "key_type_user");
-	CHECK_STR(c->rules[0].where.expr.text, "k.type");
+	CHECK_U64(c->rules[0].nwhere, 1);
+	CHECK_U64(c->rules[0].where[0].negate, 1);
+	CHECK_STR(c->rules[0].where[0].sym, "key_type_user");
+	CHECK_STR(c->rules[0].where[0].expr.text, "k.type");
 	x = &c->rules[0].erases[0].target;
 	CHECK_U64(x->nparts, 4);
 	CHECK_STR(x->parts[2].name, "data");
@@ -328,9 +337,9 @@ static void test_parse_additions(void)
 	CHECK_STR(c->rules[0].erases[0].size_expr.parts[2].cast,
 		  "user_key_payload*");
 	CHECK_U64(c->rules[1].loop, VS_EC_PERCPU);
-	CHECK_U64(c->rules[1].where.negate, 0);
-	CHECK(c->rules[1].where.sym == NULL);
-	CHECK_U64(c->rules[1].where.value, 16);
+	CHECK_U64(c->rules[1].where[0].negate, 0);
+	CHECK(c->rules[1].where[0].sym == NULL);
+	CHECK_U64(c->rules[1].where[0].value, 16);
 	vs_erase_config_free(c);
 }
 
@@ -574,6 +583,7 @@ static void test_sockets(struct world *w)
 	static const uint64_t all[][3] = {
 		{ O_S1, 0x20, 0 }, { O_S3, 0x20, 0 }, { O_S2, 0x20, 0 } };
 	static const uint64_t two[][3] = { { O_S1, 0x20, 0 }, { O_S3, 0x20, 0 } };
+	static const uint64_t s12[][3] = { { O_S1, 0x20, 0 }, { O_S2, 0x20, 0 } };
 	static const uint64_t user[][3] = { { O_S1 + 0x20, 8, 1 },
 					    { O_S2 + 0x20, 8, 1 } };
 	static const uint64_t ctx[][3] = { { O_TFM1 + 8, 0x10, 0 },
@@ -604,6 +614,17 @@ static void test_sockets(struct world *w)
 	expect_fail(w, "for b in hinfo:hinfo.ehash count 1\n for s in b.chain "
 		    "hlist_nulls sk:ulp.next\n  erase s\n endfor\nendfor",
 		    "'ulp' in a member path is not a struct or union");
+	/* "and": S3 (state 6) fails the first condition, its wild data
+	 * pointer is never read; S1's NULL data fails the second */
+	put64(&w->mem, O_S3 + SK_DATA, 0x1234);
+	expect(w, SOCKS " where s.common.state != 6 and s.data:tfm*.alg == 0"
+	       "\n  erase s.common\n endfor\nendfor", 1, &all[2]);
+	expect_fail(w, SOCKS " where s.data:tfm*.alg == 0 and s.common.state "
+		    "!= 6\n  erase s.common\n endfor\nendfor", "cannot read "
+		    "0x1234");
+	expect(w, SOCKS " where s.common.state != 6 and s.ulp != "
+	       "&key_type_logon\n  erase s.common\n endfor\nendfor", 2, s12);
+	make_kernel(&w->mem);
 	w->opts.max_iter = 2;
 	expect_fail(w, SOCKS "\n  erase s\n endfor\nendfor",
 		    "'count hinfo.mask+1' is 3: over 2 elements");
