@@ -859,48 +859,71 @@ static int rb_member(struct ev *ev, uint64_t type, const char *name,
 				   ev->err);
 }
 
-static int rb_layout(struct ev *ev, const struct vs_ec_rule *r,
-		     struct ev_rb *rb)
+/* The walk's STRUCT (*ST) and the offset *MEMBER of its PATH, which must
+ * be a struct NODE (its type in *NODE_ID): "rbtree" and "hlist_nulls". */
+static int node_layout(struct ev *ev, const struct vs_ec_rule *r,
+		       const char *kw, const char *node, struct ev_type *st,
+		       uint64_t *member, uint64_t *node_id)
 {
 	uint64_t id, mtype;
 	struct ev_type mt;
 
 	if (ev->ti->ops->type_by_name(ev->ti->ctx, r->within_struct, &id,
 				      ev->err) < 0 ||
-	    describe(ev, id, &rb->st) < 0)
-		return vs_err_ctx(ev->err, "'rbtree %s'", r->within_struct);
-	if (rb->st.ptr || rb->st.array || rb->st.kind != VS_TI_STRUCT)
-		return vs_err(ev->err, "'rbtree %s': not a struct",
+	    describe(ev, id, st) < 0)
+		return vs_err_ctx(ev->err, "'%s %s'", kw, r->within_struct);
+	if (st->ptr || st->array || st->kind != VS_TI_STRUCT)
+		return vs_err(ev->err, "'%s %s': not a struct", kw,
 			      r->within_struct);
-	if (member_path(ev, rb->st.base, r->within_member, &rb->member,
-			&mtype) < 0 ||
+	if (member_path(ev, st->base, r->within_member, member, &mtype) < 0 ||
 	    describe(ev, mtype, &mt) < 0)
-		return vs_err_ctx(ev->err, "'rbtree %s:%s'", r->within_struct,
+		return vs_err_ctx(ev->err, "'%s %s:%s'", kw, r->within_struct,
 				  r->within_member);
-	if (mt.ptr || mt.array || !mt.name || strcmp(mt.name, "rb_node"))
-		return vs_err(ev->err, "'rbtree %s:%s': the member is not a "
-			      "struct rb_node", r->within_struct,
-			      r->within_member);
-	if (rb_member(ev, mt.base, "rb_left", &rb->left) < 0 ||
-	    rb_member(ev, mt.base, "rb_right", &rb->right) < 0)
+	if (mt.ptr || mt.array || !mt.name || strcmp(mt.name, node))
+		return vs_err(ev->err, "'%s %s:%s': the member is not a "
+			      "struct %s", kw, r->within_struct,
+			      r->within_member, node);
+	*node_id = mt.base;
+	return 0;
+}
+
+static int rb_layout(struct ev *ev, const struct vs_ec_rule *r,
+		     struct ev_rb *rb)
+{
+	uint64_t node;
+
+	if (node_layout(ev, r, "rbtree", "rb_node", &rb->st, &rb->member,
+			&node) < 0)
+		return -1;
+	if (rb_member(ev, node, "rb_left", &rb->left) < 0 ||
+	    rb_member(ev, node, "rb_right", &rb->right) < 0)
 		return vs_err_ctx(ev->err, "struct rb_node");
 	return 0;
+}
+
+/* The first node of a walk: L is a struct HEAD (or points to one), whose
+ * member FIELD points to it; KW names the walk in the error. */
+static int head_first(struct ev *ev, const struct vs_ec_rule *r,
+		      const struct ev_val *l, const char *head,
+		      const char *field, const char *kw, uint64_t *first)
+{
+	uint64_t off;
+
+	if (l->t.array || l->t.kind != VS_TI_STRUCT || !l->t.name ||
+	    strcmp(l->t.name, head) != 0)
+		return vs_err(ev->err, "'%s' is not a struct %s (for ... %s)",
+			      r->list.text, head, kw);
+	if (rb_member(ev, l->t.base, field, &off) < 0)
+		return vs_err_ctx(ev->err, "struct %s", head);
+	return read_ptr(ev, l->vaddr + off, first);
 }
 
 /* The tree's first node: L is a struct rb_root (or points to one). */
 static int rb_top(struct ev *ev, const struct vs_ec_rule *r,
 		  const struct ev_val *l, uint64_t *top)
 {
-	uint64_t off;
-
-	if (l->t.array || l->t.kind != VS_TI_STRUCT || !l->t.name ||
-	    strcmp(l->t.name, "rb_root") != 0)
-		return vs_err(ev->err, "'%s' is not a struct rb_root (for ... "
-			      "rbtree; of an rb_root_cached, name its "
-			      "'.rb_root')", r->list.text);
-	if (rb_member(ev, l->t.base, "rb_node", &off) < 0)
-		return vs_err_ctx(ev->err, "struct rb_root");
-	return read_ptr(ev, l->vaddr + off, top);
+	return head_first(ev, r, l, "rb_root", "rb_node", "rbtree; of an "
+			  "rb_root_cached, name its '.rb_root'", top);
 }
 
 /* In order (left, node, right), with an explicit stack: a tree deeper
@@ -959,27 +982,12 @@ struct ev_hn {
 static int hn_layout(struct ev *ev, const struct vs_ec_rule *r,
 		     struct ev_hn *hn)
 {
-	uint64_t id, mtype;
-	struct ev_type mt;
+	uint64_t node;
 
-	if (ev->ti->ops->type_by_name(ev->ti->ctx, r->within_struct, &id,
-				      ev->err) < 0 ||
-	    describe(ev, id, &hn->st) < 0)
-		return vs_err_ctx(ev->err, "'hlist_nulls %s'",
-				  r->within_struct);
-	if (hn->st.ptr || hn->st.array || hn->st.kind != VS_TI_STRUCT)
-		return vs_err(ev->err, "'hlist_nulls %s': not a struct",
-			      r->within_struct);
-	if (member_path(ev, hn->st.base, r->within_member, &hn->member,
-			&mtype) < 0 || describe(ev, mtype, &mt) < 0)
-		return vs_err_ctx(ev->err, "'hlist_nulls %s:%s'",
-				  r->within_struct, r->within_member);
-	if (mt.ptr || mt.array || !mt.name ||
-	    strcmp(mt.name, "hlist_nulls_node"))
-		return vs_err(ev->err, "'hlist_nulls %s:%s': the member is not "
-			      "a struct hlist_nulls_node", r->within_struct,
-			      r->within_member);
-	if (rb_member(ev, mt.base, "next", &hn->next) < 0)
+	if (node_layout(ev, r, "hlist_nulls", "hlist_nulls_node", &hn->st,
+			&hn->member, &node) < 0)
+		return -1;
+	if (rb_member(ev, node, "next", &hn->next) < 0)
 		return vs_err_ctx(ev->err, "struct hlist_nulls_node");
 	return 0;
 }
@@ -989,15 +997,8 @@ static int hn_layout(struct ev *ev, const struct vs_ec_rule *r,
 static int hn_first(struct ev *ev, const struct vs_ec_rule *r,
 		    const struct ev_val *l, uint64_t *first)
 {
-	uint64_t off;
-
-	if (l->t.array || l->t.kind != VS_TI_STRUCT || !l->t.name ||
-	    strcmp(l->t.name, "hlist_nulls_head") != 0)
-		return vs_err(ev->err, "'%s' is not a struct hlist_nulls_head "
-			      "(for ... hlist_nulls)", r->list.text);
-	if (rb_member(ev, l->t.base, "first", &off) < 0)
-		return vs_err_ctx(ev->err, "struct hlist_nulls_head");
-	return read_ptr(ev, l->vaddr + off, first);
+	return head_first(ev, r, l, "hlist_nulls_head", "first",
+			  "hlist_nulls", first);
 }
 
 /* An hlist_nulls chain (the kernel's hash tables of sockets): nodes up
