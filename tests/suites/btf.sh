@@ -190,22 +190,29 @@ btf_dm_ko() {
 # payload; with "keys", the secrets guest's known user and logon key
 # payloads of lib.sh must be among them, and its dm-crypt mapping's key,
 # cipher context and AES key schedule, found by drgn with dm-mod.ko and
-# dm-crypt.ko's DWARF, the known key among them), in every
+# dm-crypt.ko's DWARF, the known key among them; and its kTLS socket's
+# tls_context crypto_send and crypto_recv, each direction's AES key
+# schedule and GHASH table, found by drgn with tls.ko and gcm.ko's DWARF
+# (btf_ktls_modules), the known TX and RX keys there), in every
 # format: kdump (lzo), ELF, flattened rebuilt with -R, a split set
 # reassembled; secrets-dwarf.conf with -x (DWARF) erases the same bytes;
 # crash still opens the kdump one (tests/harness/crash-check, the -dbg
 # vmlinux).
 t_btf_erase_secrets() {
 	local in=$1 vml o=$work/out/sec conf=$top/data/erase/secrets.conf
-	local keys=() ko
+	local keys=() ko kdir
 	vml=$(btf_dbg_vmlinux "$in") || return 1
 	if [ "${2:-}" = keys ]; then
 		# shellcheck source=/dev/null
 		. "$top/tests/harness/lib.sh"
 		ko=$(btf_dm_ko "$vml") || return 1
+		kdir=$(btf_ktls_modules "$vml") ||
+			{ echo "no tls.ko, gcm.ko beside $vml (VMSIFT_ERASE_FULL=1 extracts them)"; return 1; }
 		# shellcheck disable=SC2206 # two "--ko PATH" pairs, no blanks
 		keys=(--key "$SECRET_USER_KEY" --key "$SECRET_LOGON_KEY"
-		      --dm-key "$SECRET_DM_KEY" $ko)
+		      --dm-key "$SECRET_DM_KEY" $ko
+		      --ktls-tx "$SECRET_KTLS_TX_KEY" --ktls-rx "$SECRET_KTLS_RX_KEY"
+		      --ko "$kdir/net/tls/tls.ko" --ko "$kdir/crypto/gcm.ko")
 	fi
 	mkdir -p "$work/out"
 	rm -f "$o".*
@@ -264,12 +271,13 @@ t_btf_secrets_present() {
 }
 
 # t_btf_secrets_grep DUMP: the known payloads of the secrets guest's user
-# and logon keys and its dm-crypt key (lib.sh) are in DUMP's decompressed
-# pages, and in none
+# and logon keys, its dm-crypt key and its kTLS TX and RX keys (lib.sh)
+# are in DUMP's decompressed pages, and in none
 # after data/erase/secrets.conf (BTF) or secrets-dwarf.conf (-x), each
 # page read by libkdumpfile (tests/tools/page_grep.py).  The dm-crypt
 # key's bytes are in two places, crypt_config.key and the first words of
-# the AES key schedule: either rule missing leaves one.
+# the AES key schedule: either rule missing leaves one; so are each kTLS
+# key's (tls_context, AES key schedule).
 t_btf_secrets_grep() {
 	local in=$1 vml o=$work/out/secgrep f
 	# shellcheck source=/dev/null
@@ -282,10 +290,12 @@ t_btf_secrets_grep() {
 	"$top/vmsift" -x "$vml" --config "$top/data/erase/secrets-dwarf.conf" \
 		-l -d 31 "$in" "$o.x" > /dev/null || return 1
 	"$btf_py" "$top/tests/tools/page_grep.py" "$in" "$SECRET_USER_KEY" \
-		"$SECRET_LOGON_KEY" "$SECRET_DM_KEY" > "$o.in.n" || return 1
+		"$SECRET_LOGON_KEY" "$SECRET_DM_KEY" "$SECRET_KTLS_TX_KEY" \
+		"$SECRET_KTLS_RX_KEY" > "$o.in.n" || return 1
 	for f in btf x; do
 		"$btf_py" "$top/tests/tools/page_grep.py" "$o.$f" "$SECRET_USER_KEY" \
-			"$SECRET_LOGON_KEY" "$SECRET_DM_KEY" > "$o.$f.n" || return 1
+			"$SECRET_LOGON_KEY" "$SECRET_DM_KEY" "$SECRET_KTLS_TX_KEY" \
+			"$SECRET_KTLS_RX_KEY" > "$o.$f.n" || return 1
 	done
 	awk '$1 == 0 { print "not in the unerased dump: " $0; bad = 1 }
 	     END { exit bad }' "$o.in.n" || return 1
@@ -316,10 +326,10 @@ btf_ktls_modules() {
 # t_btf_ktls_where VMCORE KDIR: drgn, with the -dbg vmlinux and the DWARF
 # of tls.ko and gcm.ko (KDIR), walks tcp_hashinfo.ehash to the secrets
 # guest's kTLS socket and finds its known TX and RX keys (lib.sh) in the
-# struct tls_context (crypto_send, crypto_recv) and at the start of each
-# direction's AES key schedule (tests/tools/ktls_keys.py): where a kTLS
-# rule must erase, proved on the dump; no shipped rule reaches them yet
-# (doc/erase.md).
+# struct tls_context (crypto_send, crypto_recv), at the start of each
+# direction's AES key schedule and (as H = AES_K(0)) in its GHASH table
+# (tests/tools/ktls_keys.py): where the kTLS rules must erase, proved on
+# the dump (btf_erase_secrets_guest checks them erased).
 t_btf_ktls_where() {
 	local in=$1 kdir=$2 vml out=$btf_dir/ktls
 	# shellcheck source=/dev/null
@@ -328,7 +338,7 @@ t_btf_ktls_where() {
 	"$btf_py" "$top/tests/tools/ktls_keys.py" --tx "$SECRET_KTLS_TX_KEY" \
 		--rx "$SECRET_KTLS_RX_KEY" "$in" "$vml" "$kdir/net/tls/tls.ko" \
 		"$kdir/crypto/gcm.ko" > "$out" || { cat "$out"; return 1; }
-	[ "$(wc -l < "$out")" = 4 ] || { echo "not one kTLS socket with two directions:"; cat "$out"; return 1; }
+	[ "$(wc -l < "$out")" = 6 ] || { echo "not one kTLS socket with two directions:"; cat "$out"; return 1; }
 }
 
 # t_btf_dmcrypt_same VMCORE: secrets.conf and secrets-dwarf.conf hold the
@@ -348,6 +358,30 @@ t_btf_dmcrypt_same() {
 	"$top/vmsift" --config "$o.conf" -l -d 31 "$in" "$o.btf" > /dev/null || return 1
 	"$top/vmsift" -x "$vml" --config "$o.conf" -l -d 31 "$in" "$o.x" > /dev/null || return 1
 	cmp "$o.btf" "$o.x"
+}
+
+# t_btf_ktls_same VMCORE: secrets.conf and secrets-dwarf.conf hold the
+# same kTLS rules (from "for b in tcp_hashinfo" to "# end of the kTLS
+# rules"), and they write the same dump, eraseinfo included, from the
+# dump's BTF (the kernel's, tls's, gcm's) as from the DWARF of the -dbg
+# vmlinux, tls.ko and gcm.ko (-x), byte for byte; its eraseinfo names the
+# six places of the guest's one kTLS socket (two tls_context unions, two
+# AES schedules, two GHASH tables).
+t_btf_ktls_same() {
+	local in=$1 vml o=$work/out/ktlssame d=$top/data/erase n
+	local sel='/^for b in tcp_hashinfo/,/^# end of the kTLS rules/p'
+	vml=$(btf_dbg_vmlinux "$in") || return 1
+	mkdir -p "$work/out"
+	rm -f "$o".*
+	sed -n "$sel" "$d/secrets.conf" > "$o.conf"
+	sed -n "$sel" "$d/secrets-dwarf.conf" | diff "$o.conf" - ||
+		{ echo "the files' kTLS rules differ"; return 1; }
+	grep -q 'tcp_tls_ulp_ops@tls' "$o.conf" || { echo "no kTLS rules"; return 1; }
+	"$top/vmsift" --config "$o.conf" -l -d 31 "$in" "$o.btf" > /dev/null || return 1
+	"$top/vmsift" -x "$vml" --config "$o.conf" -l -d 31 "$in" "$o.x" > /dev/null || return 1
+	cmp "$o.btf" "$o.x" || return 1
+	n=$(strings "$o.btf" | grep -c -E '^erase (s\.icsk_ulp_data:tls_context@tls\*\.crypto_(send|recv) size 56|a\..*cipher\.base\.__crt_ctx size 484|h\..* size 4096)$')
+	[ "$n" = 6 ] || { echo "eraseinfo names $n of the 6 kTLS places:"; strings "$o.btf" | grep '^erase'; return 1; }
 }
 
 btf_tests() {
@@ -382,6 +416,7 @@ btf_tests() {
 			log "# skipped: btf_ktls_where (tls.ko and gcm.ko's DWARF: VMSIFT_ERASE_FULL=1 extracts them)"
 		fi
 		run_test btf_dmcrypt_same t_btf_dmcrypt_same "$sec"
+		run_test btf_ktls_same t_btf_ktls_same "$sec"
 	else
 		run_test btf_erase_secrets_x86_64 t_btf_erase_secrets "$x86"
 		log "# skipped: the secrets vmcore (tests/data/secrets/kdump-secrets-384M.vmcore.zst missing, or VMSIFT_SECRETS=1 could not make the big one)"

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""erased_check.py [--key TEXT]... [--dm-key TEXT --ko KO...] RAW VMLINUX
-DUMP... - the shipped
+"""erased_check.py [--key TEXT]... [--dm-key TEXT] [--ktls-tx TEXT
+--ktls-rx TEXT] [--ko KO]... RAW VMLINUX DUMP... - the shipped
 secrets rules (data/erase/secrets.conf) applied to RAW gave each DUMP the
 right bytes.
 
@@ -22,9 +22,16 @@ type has a struct crypt_config): the key (key_size bytes), each cipher
 transform's context (cra_ctxsize bytes), and the block cipher's context
 behind a template over one (the AES key schedule); one key must be TEXT
 and one schedule must start with TEXT (AES-256's expanded key begins
-with the key), so the check cannot pass by finding no mapping.  Exit 0,
-or 1 with what differed.
+with the key), so the check cannot pass by finding no mapping.
+--ktls-tx/--ktls-rx TEXT with --ko tls.ko --ko gcm.ko: every kTLS
+socket's tls_context.crypto_send and crypto_recv, each direction's AES
+key schedule and GHASH table, found by drgn (ktls_keys.py's walk of
+tcp_hashinfo.ehash); each known key must be found there, so the check
+cannot pass by finding no socket.  The bytes around a place are RAW's,
+except where another place (erased too) lies: crypto_send and
+crypto_recv are neighbours.  Exit 0, or 1 with what differed.
 """
+import os
 import sys
 
 import drgn
@@ -32,6 +39,9 @@ import kdumpfile
 from drgn.helpers.linux.cpumask import for_each_possible_cpu
 from drgn.helpers.linux.percpu import per_cpu
 from drgn.helpers.linux.rbtree import rbtree_inorder_for_each_entry
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ktls_keys  # noqa: E402
 
 PAD = 64
 
@@ -108,6 +118,27 @@ def dm_secrets(prog, dm_key):
     return out
 
 
+def ktls_secrets(prog, keys):
+    """(name, address, size) of every kTLS place; each known key (a
+    direction: its TEXT) must be in its tls_context, AES schedule and
+    GHASH table."""
+    out, missing = ktls_keys.check(prog, keys)
+    if missing:
+        print("\n".join(missing))
+        sys.exit(1)
+    return out
+
+
+def expected(ref, start, places):
+    """REF (RAW's bytes from START) with every place in it erased."""
+    b = bytearray(ref)
+    for _, addr, size in places:
+        lo, hi = max(addr, start), min(addr + size, start + len(ref))
+        if lo < hi:
+            b[lo - start:hi - start] = b"X" * (hi - lo)
+    return bytes(b)
+
+
 def secrets(prog, want):
     out = []
     for sym, member in (("base_crng", "key"), ("input_pool", "hash")):
@@ -130,14 +161,17 @@ def secrets(prog, want):
 
 def main():
     args = sys.argv[1:]
-    want, kos, dm_key = [], [], None
-    while args[:1] in (["--key"], ["--dm-key"], ["--ko"]):
+    want, kos, dm_key, ktls = [], [], None, {}
+    while args[:1] in (["--key"], ["--dm-key"], ["--ko"], ["--ktls-tx"],
+                       ["--ktls-rx"]):
         if args[0] == "--key":
             want.append(args[1].encode())
         elif args[0] == "--ko":
             kos.append(args[1])
-        else:
+        elif args[0] == "--dm-key":
             dm_key = args[1].encode()
+        else:
+            ktls[args[0][-2:]] = args[1].encode()
         args = args[2:]
     raw, vmlinux, dumps = args[0], args[1], args[2:]
     prog = drgn.Program()
@@ -147,15 +181,19 @@ def main():
     found = secrets(prog, want)
     if dm_key is not None:
         found += dm_secrets(prog, dm_key)
+    if ktls:
+        found += ktls_secrets(prog, ktls)
     for name, addr, size in found:
         ref = prog.read(addr - PAD, size + 2 * PAD)
+        want_out = expected(ref, addr - PAD, found)
         secret = ref[PAD:PAD + size]
         if secret in (b"\0" * size, b"X" * size):
             # A key the kernel or a program made may hold zeros (6.12
             # and 7.3 guests have one): still checked erased below; the
             # known keys (--key) are what proves the check is not empty.
             print("%s in %s holds no data: %r" % (name, raw, secret[:16]))
-            bad += " key " not in name and not name.startswith("dm ")
+            bad += (" key " not in name and not name.startswith("dm ")
+                    and not name.startswith("sock "))
         for path in dumps:
             k = kdumpfile.kdumpfile(path)
             k.attr["addrxlat.ostype"] = "linux"
@@ -164,7 +202,7 @@ def main():
                 print("%s: %s at 0x%x (%d bytes) not erased: %r"
                       % (path, name, addr, size, got[PAD:PAD + 16]))
                 bad += 1
-            if got[:PAD] != ref[:PAD] or got[PAD + size:] != ref[PAD + size:]:
+            if got[:PAD] != want_out[:PAD] or got[PAD + size:] != want_out[PAD + size:]:
                 print("%s: bytes around %s changed" % (path, name))
                 bad += 1
         print("%s at 0x%x, %d bytes: checked in %d dump(s)"
