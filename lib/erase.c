@@ -32,7 +32,7 @@
 #define EV_FILL 'X'
 #define EV_RB_MAX_DEPTH 96           /* a red-black tree of 2^22 nodes: 44 */
 #define EV_MAX_CPUS 65536            /* nr_cpu_ids at most (NR_CPUS 8192) */
-#define EV_MAX_NEST 4                /* loops inside loops (the parser's) */
+#define EV_MAX_NEST 6                /* loops inside loops (the parser's) */
 
 /* A type as makedumpfile's rules see it: the flags met on the way from
  * the declared type to its base (pointers, arrays), and the base. */

@@ -20,7 +20,7 @@
 
 #define EC_MAX_FILE (16u << 20)      /* a config file is text, not a dump */
 #define EC_MAX_PARTS 64
-#define EC_MAX_NEST 4                /* loops inside loops */
+#define EC_MAX_NEST 6                /* loops inside loops */
 #define EC_MAX_COUNT (1ULL << 22)    /* "count N", "+N": the loop bound */
 
 struct ec_tok {

@@ -11,7 +11,7 @@
  *              | "within" STRUCT [":" PATH] | "rbtree" STRUCT ":" PATH
  *              | "hlist_nulls" STRUCT ":" PATH | "percpu"
  *              | "count" (EXPR ["+" NUMBER] | NUMBER) ] [ where ]
- *              { erase | loop } "endfor"       (loops nest 4 deep)
+ *              { erase | loop } "endfor"       (loops nest 6 deep)
  *   where   := "where" cond { "and" cond }      (at most 4)
  *   cond    := EXPR ("==" | "!=") ("&" SYMBOL ["@" MODULE] | NUMBER)
  *   erase   := "erase" EXPR [ "size" (NUMBER[K|M] | EXPR) | "nullify" ]

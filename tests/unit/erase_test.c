@@ -243,7 +243,7 @@ static void test_parse_errors(void)
 		{ "for k in x and k.a == 1\nerase k\nendfor", "t.conf:1:12: expected 'erase', 'for' or 'endfor' in the loop of line 1, found 'and'" },
 		{ "erase hlist_nulls", "t.conf:1:7: expected a symbol after 'erase', found 'hlist_nulls'" },
 		{ "for t in x\n for t in y\n  erase t\n endfor\nendfor", "t.conf:2:11: the loop of line 2 reuses the variable 't'" },
-		{ "for a in x\nfor b in x\nfor c in x\nfor d in x\nfor e in x\nerase e\nendfor\nendfor\nendfor\nendfor\nendfor", "t.conf:5:1: loops nest more than 4 deep" },
+		{ "for a in x\nfor b in x\nfor c in x\nfor d in x\nfor e in x\nfor f in x\nfor g in x\nerase g\nendfor\nendfor\nendfor\nendfor\nendfor\nendfor\nendfor", "t.conf:7:1: loops nest more than 6 deep" },
 		{ "for t in x\n for u in t.y\n  erase v\n endfor\nendfor", "t.conf:3:9: 'v' does not start with the loop's variable 'u'" },
 		{ "for t in x\n for u in t.y\n  erase t\n", "at the end of the file: expected 'erase', 'for' or 'endfor' in the loop of line 2" },
 		{ "erase a.b:c@\n", "t.conf:1:7: '@' in 'a.b:c@' is not '@MODULE'" },
@@ -584,12 +584,18 @@ static void test_sockets(struct world *w)
 		{ O_S1, 0x20, 0 }, { O_S3, 0x20, 0 }, { O_S2, 0x20, 0 } };
 	static const uint64_t two[][3] = { { O_S1, 0x20, 0 }, { O_S3, 0x20, 0 } };
 	static const uint64_t s12[][3] = { { O_S1, 0x20, 0 }, { O_S2, 0x20, 0 } };
+	static const uint64_t comm0[][3] = { { O_ARR + M_COMM, 16, 0 } };
 	static const uint64_t user[][3] = { { O_S1 + 0x20, 8, 1 },
 					    { O_S2 + 0x20, 8, 1 } };
 	static const uint64_t ctx[][3] = { { O_TFM1 + 8, 0x10, 0 },
 					   { O_TFM2 + 8, GCTX_N, 0 } };
 
 	expect(w, SOCKS "\n  erase s.common\n endfor\nendfor", 3, all);
+	/* six loops deep, the parser's and the evaluator's bound */
+	expect(w, "for a in arr count 1\nfor b in arr count 1\nfor c in arr "
+	       "count 1\nfor d in arr count 1\nfor e in arr count 1\nfor f in "
+	       "arr count 1\nerase f.comm\nendfor\nendfor\nendfor\nendfor\n"
+	       "endfor\nendfor", 1, comm0);
 	/* "count N": buckets 0 and 1 only */
 	expect(w, "for b in hinfo:hinfo.ehash count 2\n for s in b.chain "
 	       "hlist_nulls sk:common.nulls\n  erase s.common\n endfor\n"
