@@ -384,6 +384,32 @@ t_btf_ktls_same() {
 	[ "$n" = 6 ] || { echo "eraseinfo names $n of the 6 kTLS places:"; strings "$o.btf" | grep '^erase'; return 1; }
 }
 
+# t_btf_ktls_netns VMCORE KDIR: the namespaces' block of the kTLS rules
+# reaches the sockets: secrets.conf without the block over tcp_hashinfo,
+# and with the namespaces' filter turned round ("hashinfo ==
+# &tcp_hashinfo": the guest has no namespace with its own table, so
+# init_net's shared one is walked through net_namespace_list), erases
+# the six places drgn finds (erased_check.py, the known keys there).
+t_btf_ktls_netns() {
+	local in=$1 kdir=$2 vml o=$work/out/ktlsns
+	# shellcheck source=/dev/null
+	. "$top/tests/harness/lib.sh"
+	vml=$(btf_dbg_vmlinux "$in") || return 1
+	mkdir -p "$work/out"
+	rm -f "$o".*
+	awk '/^for b in tcp_hashinfo/ { skip = 1 }
+	     /^# The same for each network namespace/ { skip = 0 }
+	     !skip' "$top/data/erase/secrets.conf" |
+		sed 's/tcp_death_row\.hashinfo != &tcp_hashinfo$/tcp_death_row.hashinfo == \&tcp_hashinfo/' > "$o.conf"
+	grep -q '^for n in net_namespace_list.* == &tcp_hashinfo$' "$o.conf" ||
+		{ echo "no namespaces' block to turn round"; return 1; }
+	! grep -q '^for b in tcp_hashinfo' "$o.conf" || { echo "the global block is left"; return 1; }
+	"$top/vmsift" --config "$o.conf" -l -d 31 "$in" "$o.kdump" > /dev/null || return 1
+	"$btf_py" "$top/tests/tools/erased_check.py" --ktls-tx "$SECRET_KTLS_TX_KEY" \
+		--ktls-rx "$SECRET_KTLS_RX_KEY" --ko "$kdir/net/tls/tls.ko" \
+		--ko "$kdir/crypto/gcm.ko" "$in" "$vml" "$o.kdump"
+}
+
 btf_tests() {
 	local x86 a64 rv s390 ppc sec vml kdir
 	make -s -C "$top/tests/unit" ti_query >/dev/null || { run_test btf_build false; return; }
@@ -412,8 +438,9 @@ btf_tests() {
 		run_test btf_secrets_grep t_btf_secrets_grep "$sec"
 		if vml=$(btf_dbg_vmlinux "$sec" 2>/dev/null) && kdir=$(btf_ktls_modules "$vml"); then
 			run_test btf_ktls_where t_btf_ktls_where "$sec" "$kdir"
+			run_test btf_ktls_netns t_btf_ktls_netns "$sec" "$kdir"
 		else
-			log "# skipped: btf_ktls_where (tls.ko and gcm.ko's DWARF: VMSIFT_ERASE_FULL=1 extracts them)"
+			log "# skipped: btf_ktls_where, btf_ktls_netns (tls.ko and gcm.ko's DWARF: VMSIFT_ERASE_FULL=1 extracts them)"
 		fi
 		run_test btf_dmcrypt_same t_btf_dmcrypt_same "$sec"
 		run_test btf_ktls_same t_btf_ktls_same "$sec"
