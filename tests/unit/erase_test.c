@@ -826,7 +826,8 @@ static int write_seeds(const char *dir)
 		"for t in ptrs count nr_cpu_ids where t.next == 0\n"
 		" erase t.comm\nendfor\nfor t in ptrs[2] count nr_cpu_ids\n"
 		" erase t.cred nullify\nendfor\n",
-		SOCKS " where s.ulp == &key_type_user\n  erase s.common\n"
+		SOCKS " where s.ulp == &key_type_user and s.common.state != 6\n"
+		"  erase s.common\n"
 		"  for t in " GCTX ".ctr count 1 where t.alg == 0\n"
 		"   erase t.__crt_ctx size " GCTX ".n\n  endfor\n"
 		" endfor\nendfor\nfor b in hinfo:hinfo.ehash count 3\n"
