@@ -32,7 +32,7 @@
 #define EV_FILL 'X'
 #define EV_RB_MAX_DEPTH 96           /* a red-black tree of 2^22 nodes: 44 */
 #define EV_MAX_CPUS 65536            /* nr_cpu_ids at most (NR_CPUS 8192) */
-#define EV_MAX_NEST 4                /* loops inside loops (the parser's) */
+#define EV_MAX_NEST 6                /* loops inside loops (the parser's) */
 
 /* A type as makedumpfile's rules see it: the flags met on the way from
  * the declared type to its base (pointers, arrays), and the base. */
@@ -92,7 +92,7 @@ struct vs_erase {
 struct ev_outer {
 	const char *var;
 	struct ev_val val;
-	uint64_t where_value;
+	uint64_t where_value[VS_EC_MAX_WHERE];
 	int where_never;
 };
 
@@ -108,7 +108,7 @@ struct ev {
 	struct ev_outer outer[EV_MAX_NEST];  /* the loops around it */
 	unsigned nouter;
 	int line;
-	uint64_t where_value;        /* the rule's "where" right-hand side */
+	uint64_t where_value[VS_EC_MAX_WHERE];  /* the "where" right-hand sides */
 	int where_never;             /* "&SYM@MODULE" of a module not loaded */
 };
 
@@ -360,6 +360,23 @@ static int resolve_symbol(struct ev *ev, const struct vs_ec_expr *x,
 	return apply_index(ev, v, x->parts[0].index, sym);
 }
 
+/* "member:TYPE" (no '*'): an array member, a flexible one as struct
+ * crypto_tfm's __crt_ctx, seen at its address as a TYPE (its bytes, not
+ * a pointer read from them). */
+static int see_as(struct ev *ev, struct ev_val *v,
+		  const struct vs_ec_part *part, const struct ev_type *c)
+{
+	if (!v->t.array || part->index != VS_EC_NO_INDEX)
+		return vs_err(ev->err, "'%s:%s': only an array member (a "
+			      "flexible array) is seen as a %s; a pointer "
+			      "member is cast with '%s*'", part->name,
+			      part->cast, part->cast, part->cast);
+	v->t = *c;
+	v->vaddr = v->sym_addr;
+	v->size = c->size;
+	return 0;
+}
+
 /* "member:TYPE*": the pointer (or pointer-sized integer) member read as
  * a pointer to TYPE. */
 static int apply_cast(struct ev *ev, struct ev_val *v,
@@ -381,10 +398,12 @@ static int apply_cast(struct ev *ev, struct ev_val *v,
 	    describe_in(ev, ti, id, &c) < 0)
 		return vs_err_ctx(ev->err, "type '%s' of '%s'", part->cast,
 				  part->name);
-	if (!c.ptr || c.array)
-		return vs_err(ev->err, "'%s:%s': a member is cast to a "
-			      "pointer type ('%s*')", part->name, part->cast,
+	if (c.array)
+		return vs_err(ev->err, "'%s:%s': a member is cast to a struct "
+			      "or a pointer type, not an array", part->name,
 			      part->cast);
+	if (!c.ptr)
+		return see_as(ev, v, part, &c);
 	if (o->array || !(o->ptr || (o->kind == VS_TI_INT &&
 				     o->size == ev->mem->ptr_size)))
 		return vs_err(ev->err, "'%s:%s': '%s' is not a pointer",
@@ -523,12 +542,12 @@ static int eval_erase(struct ev *ev, const struct vs_ec_erase *er)
 	return add_inst(ev, cmd, v.vaddr, size, 0);
 }
 
-/* The rule's "where" on the loop's current element: *HOLDS.  A NULL
- * pointer on the way makes it false. */
+/* Condition I of the rule's "where" on the loop's current element:
+ * *HOLDS.  A NULL pointer on the way makes it false. */
 static int where_holds(struct ev *ev, const struct vs_ec_rule *r,
-		       int *holds)
+		       unsigned i, int *holds)
 {
-	const struct vs_ec_where *w = &r->where;
+	const struct vs_ec_where *w = &r->where[i];
 	struct ev_val v;
 	uint64_t val;
 
@@ -546,7 +565,7 @@ static int where_holds(struct ev *ev, const struct vs_ec_rule *r,
 	} else
 		return vs_err(ev->err, "'where %s': not a pointer or an "
 			      "integer", w->expr.text);
-	*holds = (val == ev->where_value) != w->negate;
+	*holds = (val == ev->where_value[i]) != w->negate;
 	return 0;
 }
 
@@ -565,14 +584,14 @@ static int eval_nested(struct ev *ev, const struct vs_ec_rule *r)
 	o = &ev->outer[ev->nouter++];
 	o->var = ev->var;
 	o->val = ev->var_val;
-	o->where_value = ev->where_value;
+	memcpy(o->where_value, ev->where_value, sizeof(o->where_value));
 	o->where_never = ev->where_never;
 	ret = eval_rule(ev, r);
 	if (ret < 0)
 		vs_err_ctx(ev->err, "the loop at line %d", r->line);
 	ev->var = o->var;
 	ev->var_val = o->val;
-	ev->where_value = o->where_value;
+	memcpy(ev->where_value, o->where_value, sizeof(ev->where_value));
 	ev->where_never = o->where_never;
 	ev->nouter--;
 	return ret;
@@ -584,8 +603,8 @@ static int run_body(struct ev *ev, const struct vs_ec_rule *r)
 
 	if (ev->where_never)
 		return 0;
-	if (r->where.expr.parts) {
-		if (where_holds(ev, r, &holds) < 0)
+	for (unsigned i = 0; i < r->nwhere; i++) {
+		if (where_holds(ev, r, i, &holds) < 0)
 			return -1;
 		if (!holds)
 			return 0;
@@ -729,6 +748,44 @@ static int list_head_of(struct ev *ev, const struct vs_ec_rule *r,
 		      "within)", r->list.text);
 }
 
+/* The offset *OFF and type *MTYPE of PATH ("a" or "a.b.c": members of
+ * nested structs or unions, not through pointers) in type TYPE of the
+ * rule's source. */
+static int member_path(struct ev *ev, uint64_t type, const char *path,
+		       uint64_t *off, uint64_t *mtype)
+{
+	const struct vs_typeinfo *ti = ev->ti;
+	char name[VS_ERR_MAX];
+	struct ev_type t;
+	uint64_t o;
+
+	*off = 0;
+	for (;;) {
+		const char *dot = strchr(path, '.');
+		size_t n = dot ? (size_t)(dot - path) : strlen(path);
+
+		if (n >= sizeof(name))
+			return vs_err(ev->err, "member '%.40s...' is too long",
+				      path);
+		memcpy(name, path, n);
+		name[n] = '\0';
+		if (ti->ops->member(ti->ctx, type, name, &o, mtype,
+				    ev->err) < 0)
+			return -1;
+		*off += o;
+		if (!dot)
+			return 0;
+		if (describe(ev, *mtype, &t) < 0)
+			return -1;
+		if (t.ptr || t.array || (t.kind != VS_TI_STRUCT &&
+					 t.kind != VS_TI_UNION))
+			return vs_err(ev->err, "'%s' in a member path is not a "
+				      "struct or union", name);
+		type = t.base;
+		path = dot + 1;
+	}
+}
+
 static int within_type(struct ev *ev, const struct vs_ec_rule *r,
 		       struct ev_type *st, uint64_t *off)
 {
@@ -741,8 +798,7 @@ static int within_type(struct ev *ev, const struct vs_ec_rule *r,
 	if (st->ptr || st->array || st->kind != VS_TI_STRUCT)
 		return vs_err(ev->err, "'within %s': not a struct",
 			      r->within_struct);
-	if (ev->ti->ops->member(ev->ti->ctx, st->base, r->within_member, off,
-				&mtype, ev->err) < 0 ||
+	if (member_path(ev, st->base, r->within_member, off, &mtype) < 0 ||
 	    describe(ev, mtype, &mt) < 0)
 		return vs_err_ctx(ev->err, "'within %s:%s'", r->within_struct,
 				  r->within_member);
@@ -803,48 +859,71 @@ static int rb_member(struct ev *ev, uint64_t type, const char *name,
 				   ev->err);
 }
 
-static int rb_layout(struct ev *ev, const struct vs_ec_rule *r,
-		     struct ev_rb *rb)
+/* The walk's STRUCT (*ST) and the offset *MEMBER of its PATH, which must
+ * be a struct NODE (its type in *NODE_ID): "rbtree" and "hlist_nulls". */
+static int node_layout(struct ev *ev, const struct vs_ec_rule *r,
+		       const char *kw, const char *node, struct ev_type *st,
+		       uint64_t *member, uint64_t *node_id)
 {
 	uint64_t id, mtype;
 	struct ev_type mt;
 
 	if (ev->ti->ops->type_by_name(ev->ti->ctx, r->within_struct, &id,
 				      ev->err) < 0 ||
-	    describe(ev, id, &rb->st) < 0)
-		return vs_err_ctx(ev->err, "'rbtree %s'", r->within_struct);
-	if (rb->st.ptr || rb->st.array || rb->st.kind != VS_TI_STRUCT)
-		return vs_err(ev->err, "'rbtree %s': not a struct",
+	    describe(ev, id, st) < 0)
+		return vs_err_ctx(ev->err, "'%s %s'", kw, r->within_struct);
+	if (st->ptr || st->array || st->kind != VS_TI_STRUCT)
+		return vs_err(ev->err, "'%s %s': not a struct", kw,
 			      r->within_struct);
-	if (ev->ti->ops->member(ev->ti->ctx, rb->st.base, r->within_member,
-				&rb->member, &mtype, ev->err) < 0 ||
+	if (member_path(ev, st->base, r->within_member, member, &mtype) < 0 ||
 	    describe(ev, mtype, &mt) < 0)
-		return vs_err_ctx(ev->err, "'rbtree %s:%s'", r->within_struct,
+		return vs_err_ctx(ev->err, "'%s %s:%s'", kw, r->within_struct,
 				  r->within_member);
-	if (mt.ptr || mt.array || !mt.name || strcmp(mt.name, "rb_node"))
-		return vs_err(ev->err, "'rbtree %s:%s': the member is not a "
-			      "struct rb_node", r->within_struct,
-			      r->within_member);
-	if (rb_member(ev, mt.base, "rb_left", &rb->left) < 0 ||
-	    rb_member(ev, mt.base, "rb_right", &rb->right) < 0)
+	if (mt.ptr || mt.array || !mt.name || strcmp(mt.name, node))
+		return vs_err(ev->err, "'%s %s:%s': the member is not a "
+			      "struct %s", kw, r->within_struct,
+			      r->within_member, node);
+	*node_id = mt.base;
+	return 0;
+}
+
+static int rb_layout(struct ev *ev, const struct vs_ec_rule *r,
+		     struct ev_rb *rb)
+{
+	uint64_t node;
+
+	if (node_layout(ev, r, "rbtree", "rb_node", &rb->st, &rb->member,
+			&node) < 0)
+		return -1;
+	if (rb_member(ev, node, "rb_left", &rb->left) < 0 ||
+	    rb_member(ev, node, "rb_right", &rb->right) < 0)
 		return vs_err_ctx(ev->err, "struct rb_node");
 	return 0;
+}
+
+/* The first node of a walk: L is a struct HEAD (or points to one), whose
+ * member FIELD points to it; KW names the walk in the error. */
+static int head_first(struct ev *ev, const struct vs_ec_rule *r,
+		      const struct ev_val *l, const char *head,
+		      const char *field, const char *kw, uint64_t *first)
+{
+	uint64_t off;
+
+	if (l->t.array || l->t.kind != VS_TI_STRUCT || !l->t.name ||
+	    strcmp(l->t.name, head) != 0)
+		return vs_err(ev->err, "'%s' is not a struct %s (for ... %s)",
+			      r->list.text, head, kw);
+	if (rb_member(ev, l->t.base, field, &off) < 0)
+		return vs_err_ctx(ev->err, "struct %s", head);
+	return read_ptr(ev, l->vaddr + off, first);
 }
 
 /* The tree's first node: L is a struct rb_root (or points to one). */
 static int rb_top(struct ev *ev, const struct vs_ec_rule *r,
 		  const struct ev_val *l, uint64_t *top)
 {
-	uint64_t off;
-
-	if (l->t.array || l->t.kind != VS_TI_STRUCT || !l->t.name ||
-	    strcmp(l->t.name, "rb_root") != 0)
-		return vs_err(ev->err, "'%s' is not a struct rb_root (for ... "
-			      "rbtree; of an rb_root_cached, name its "
-			      "'.rb_root')", r->list.text);
-	if (rb_member(ev, l->t.base, "rb_node", &off) < 0)
-		return vs_err_ctx(ev->err, "struct rb_root");
-	return read_ptr(ev, l->vaddr + off, top);
+	return head_first(ev, r, l, "rb_root", "rb_node", "rbtree; of an "
+			  "rb_root_cached, name its '.rb_root'", top);
 }
 
 /* In order (left, node, right), with an explicit stack: a tree deeper
@@ -890,6 +969,69 @@ static int loop_rbtree(struct ev *ev, const struct vs_ec_rule *r,
 		    read_ptr(ev, node + rb.right, &node) < 0)
 			return -1;
 	}
+}
+
+/* The hlist_nulls walk's layout: the enclosing struct *ST, the offset
+ * of its struct hlist_nulls_node PATH, that node's "next"; the head's
+ * "first". */
+struct ev_hn {
+	struct ev_type st;
+	uint64_t member, next;
+};
+
+static int hn_layout(struct ev *ev, const struct vs_ec_rule *r,
+		     struct ev_hn *hn)
+{
+	uint64_t node;
+
+	if (node_layout(ev, r, "hlist_nulls", "hlist_nulls_node", &hn->st,
+			&hn->member, &node) < 0)
+		return -1;
+	if (rb_member(ev, node, "next", &hn->next) < 0)
+		return vs_err_ctx(ev->err, "struct hlist_nulls_node");
+	return 0;
+}
+
+/* The chain's first node: L is a struct hlist_nulls_head (or points to
+ * one). */
+static int hn_first(struct ev *ev, const struct vs_ec_rule *r,
+		    const struct ev_val *l, uint64_t *first)
+{
+	return head_first(ev, r, l, "hlist_nulls_head", "first",
+			  "hlist_nulls", first);
+}
+
+/* An hlist_nulls chain (the kernel's hash tables of sockets): nodes up
+ * to an odd "nulls" value, which ends it; a NULL node is a broken chain,
+ * a cycle or more than max_iter nodes an error. */
+static int loop_hlist_nulls(struct ev *ev, const struct vs_ec_rule *r,
+			    const struct ev_val *l)
+{
+	struct ev_walk w = { .power = 1 };
+	struct ev_hn hn;
+	uint64_t node;
+
+	if (hn_layout(ev, r, &hn) < 0 || hn_first(ev, r, l, &node) < 0)
+		return -1;
+	w.tortoise = node;
+	while (!(node & 1)) {
+		struct ev_val *v = &ev->var_val;
+
+		if (!node)
+			return vs_err(ev->err, "the hlist_nulls chain of '%s' "
+				      "breaks: a NULL pointer, not an odd end "
+				      "marker", r->list.text);
+		memset(v, 0, sizeof(*v));
+		v->t = hn.st;
+		v->vaddr = node - hn.member;
+		v->size = hn.st.size;
+		if (run_body(ev, r) < 0 ||
+		    read_ptr(ev, node + hn.next, &node) < 0)
+			return -1;
+		if (!(node & 1) && walk_step(ev, &w, node, r) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 /* An integer global of N bytes (no type needed: BTF has none). */
@@ -969,56 +1111,82 @@ static int loop_percpu(struct ev *ev, const struct vs_ec_rule *r)
 /* The "where" right-hand side: a global's address (of the section's
  * module, or of "@MODULE": none loaded, the condition never holds), or a
  * number. */
-static int where_value(struct ev *ev, const struct vs_ec_rule *r)
+static int where_value(struct ev *ev, const struct vs_ec_where *w,
+		       uint64_t *value)
 {
 	const struct vs_typeinfo *ti = ev->ti;
 	int ret;
 
-	ev->where_value = r->where.value;
-	ev->where_never = 0;
-	if (!r->where.sym)
+	*value = w->value;
+	if (!w->sym)
 		return 0;
-	if (r->where.sym_module) {
-		ret = module_ti(ev, r->where.sym_module, &ti);
+	if (w->sym_module) {
+		ret = module_ti(ev, w->sym_module, &ti);
 		if (ret < 0)
 			return vs_err_ctx(ev->err, "'where ... &%s@%s'",
-					  r->where.sym, r->where.sym_module);
+					  w->sym, w->sym_module);
 		if (ret > 0) {
 			ev->where_never = 1;
 			return 0;
 		}
 	}
-	if (ti->ops->symbol(ti->ctx, r->where.sym, &ev->where_value,
-			    ev->err) < 0)
-		return vs_err_ctx(ev->err, "'where ... &%s%s%s'", r->where.sym,
-				  r->where.sym_module ? "@" : "",
-				  r->where.sym_module ? r->where.sym_module
-						      : "");
+	if (ti->ops->symbol(ti->ctx, w->sym, value, ev->err) < 0)
+		return vs_err_ctx(ev->err, "'where ... &%s%s%s'", w->sym,
+				  w->sym_module ? "@" : "",
+				  w->sym_module ? w->sym_module : "");
 	return 0;
 }
 
-/* "count EXPR": an integer of at most 8 bytes, at most the loop bound. */
+static int where_values(struct ev *ev, const struct vs_ec_rule *r)
+{
+	ev->where_never = 0;
+	for (unsigned i = 0; i < r->nwhere; i++)
+		if (where_value(ev, &r->where[i], &ev->where_value[i]) < 0)
+			return -1;
+	return 0;
+}
+
+/* "count EXPR[+N]": an integer of at most 8 bytes, plus N, at most the
+ * loop bound; "count N": N. */
 static int eval_count(struct ev *ev, const struct vs_ec_rule *r,
 		      uint64_t *n)
 {
 	uint64_t max = ev->opts->max_iter ? ev->opts->max_iter : EV_MAX_ITER;
 	const struct vs_ec_expr *x = &r->count;
 	struct ev_val v;
+	uint64_t val = 0;
 
 	*n = 0;
-	if (resolve(ev, x, &v) < 0)
-		return vs_err_ctx(ev->err, "'count'");
-	if (v.null)
-		return 0;
-	if (v.t.array || v.t.ptr || v.t.kind != VS_TI_INT || v.t.size == 0 ||
-	    v.t.size > 8)
-		return vs_err(ev->err, "'count %s' is not an integer", x->text);
-	if (read_uint(ev, v.vaddr, (unsigned)v.t.size, n) < 0)
-		return vs_err_ctx(ev->err, "'count %s'", x->text);
-	if (*n > max)
+	if (x->parts) {
+		if (resolve(ev, x, &v) < 0)
+			return vs_err_ctx(ev->err, "'count'");
+		if (v.null)
+			return 0;
+		if (v.t.array || v.t.ptr || v.t.kind != VS_TI_INT ||
+		    v.t.size == 0 || v.t.size > 8)
+			return vs_err(ev->err, "'count %s' is not an integer",
+				      x->text);
+		if (read_uint(ev, v.vaddr, (unsigned)v.t.size, &val) < 0)
+			return vs_err_ctx(ev->err, "'count %s'", x->text);
+	}
+	/* the parser bounds count_add: no overflow below 2^63 */
+	if (val > max || val + r->count_add > max) {
+		char label[VS_ERR_MAX];
+
+		if (!x->parts)
+			snprintf(label, sizeof(label), "%llu",
+				 (unsigned long long)r->count_add);
+		else if (r->count_add)
+			snprintf(label, sizeof(label), "%s+%llu", x->text,
+				 (unsigned long long)r->count_add);
+		else
+			snprintf(label, sizeof(label), "%s", x->text);
 		return vs_err(ev->err, "'count %s' is %llu: over %llu elements",
-			      x->text, (unsigned long long)*n,
+			      label, (unsigned long long)(val > max ? val :
+				      val + r->count_add),
 			      (unsigned long long)max);
+	}
+	*n = val + r->count_add;
 	return 0;
 }
 
@@ -1064,7 +1232,7 @@ static int eval_rule(struct ev *ev, const struct vs_ec_rule *r)
 	ev->var = NULL;
 	if (r->loop == VS_EC_NONE)
 		return eval_erase(ev, &r->erases[0]);
-	if (where_value(ev, r) < 0)
+	if (where_values(ev, r) < 0)
 		return -1;
 	if (r->loop == VS_EC_PERCPU) {
 		ev->var = r->id;
@@ -1074,13 +1242,15 @@ static int eval_rule(struct ev *ev, const struct vs_ec_rule *r)
 	}
 	if (resolve(ev, &r->list, &l) < 0)
 		return -1;
-	if (r->count.parts && !l.null && eval_count(ev, r, &n) < 0)
+	if (r->counted && !l.null && eval_count(ev, r, &n) < 0)
 		return -1;
 	ev->var = r->id;
-	if (r->count.parts)
+	if (r->counted)
 		ret = l.null || !l.vaddr ? 0 : loop_count(ev, r, &l, n);
 	else if (r->loop == VS_EC_RBTREE)
 		ret = l.null ? 0 : loop_rbtree(ev, r, &l);
+	else if (r->loop == VS_EC_HLIST_NULLS)
+		ret = l.null ? 0 : loop_hlist_nulls(ev, r, &l);
 	else if (r->loop == VS_EC_WITHIN)
 		ret = loop_within(ev, r, &l);
 	else if (l.null)

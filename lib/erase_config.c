@@ -20,7 +20,8 @@
 
 #define EC_MAX_FILE (16u << 20)      /* a config file is text, not a dump */
 #define EC_MAX_PARTS 64
-#define EC_MAX_NEST 4                /* loops inside loops */
+#define EC_MAX_NEST 6                /* loops inside loops */
+#define EC_MAX_COUNT (1ULL << 22)    /* "count N", "+N": the loop bound */
 
 struct ec_tok {
 	char *text;
@@ -142,7 +143,7 @@ static int is_keyword(const char *s)
 	static const char *const kw[] = { "erase", "size", "nullify", "for",
 					  "in", "via", "within", "endfor",
 					  "rbtree", "percpu", "where",
-					  "count" };
+					  "count", "hlist_nulls", "and" };
 
 	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++)
 		if (strcmp(s, kw[i]) == 0)
@@ -472,25 +473,41 @@ static int add_erase(struct ec_parser *p, struct vs_ec_rule *r,
 	return er ? parse_erase(p, er, id) : -1;
 }
 
-/* STRUCT[:MEMBER] after KW ("within": MEMBER defaults to "list", as in
- * makedumpfile; "rbtree": MEMBER is needed). */
+/* MEMBER or MEMBER.MEMBER... (a member of nested structs). */
+static int valid_path(const char *s)
+{
+	const char *dot;
+
+	while ((dot = strchr(s, '.'))) {
+		if (!valid_ident(s, (size_t)(dot - s)))
+			return 0;
+		s = dot + 1;
+	}
+	return valid_ident(s, strlen(s));
+}
+
+/* STRUCT[:PATH] after KW ("within": PATH defaults to "list", as in
+ * makedumpfile; "rbtree" and "hlist_nulls": PATH is needed). */
 static int parse_within(struct ec_parser *p, struct vs_ec_rule *r,
 			const char *kw)
 {
 	const struct ec_tok *t;
 	const char *colon;
-	int rb = strcmp(kw, "rbtree") == 0;
+	int within = strcmp(kw, "within") == 0;
 
-	t = take_name(p, rb ? "STRUCT:MEMBER after 'rbtree'"
+	t = take_name(p, !strcmp(kw, "rbtree") ? "STRUCT:MEMBER after 'rbtree'"
+		      : !within ? "STRUCT:MEMBER after 'hlist_nulls'"
 		      : "STRUCT:MEMBER after 'within'");
 	if (!t)
 		return -1;
 	colon = strchr(t->text, ':');
-	if (rb && !colon)
-		return fail_at(p, t, "expected STRUCT:MEMBER after 'rbtree' "
-			       "(the struct rb_node member), found '%s'",
-			       t->text);
-	r->loop = rb ? VS_EC_RBTREE : VS_EC_WITHIN;
+	if (!within && !colon)
+		return fail_at(p, t, "expected STRUCT:MEMBER after '%s' (the "
+			       "struct %s member), found '%s'", kw,
+			       !strcmp(kw, "rbtree") ? "rb_node"
+			       : "hlist_nulls_node", t->text);
+	r->loop = within ? VS_EC_WITHIN : !strcmp(kw, "rbtree") ? VS_EC_RBTREE
+		: VS_EC_HLIST_NULLS;
 	r->within_struct = strndup(t->text, colon ? (size_t)(colon - t->text)
 				   : strlen(t->text));
 	/* makedumpfile's default list member */
@@ -498,7 +515,7 @@ static int parse_within(struct ec_parser *p, struct vs_ec_rule *r,
 	if (!r->within_struct || !r->within_member)
 		return vs_err_oom(p->err, "out of memory");
 	if (!valid_ident(r->within_struct, strlen(r->within_struct)) ||
-	    !valid_ident(r->within_member, strlen(r->within_member)))
+	    !valid_path(r->within_member))
 		return fail_at(p, t, "expected STRUCT:MEMBER after '%s', "
 			       "found '%s'", kw, t->text);
 	return 0;
@@ -550,10 +567,10 @@ static int parse_where_value(struct ec_parser *p, struct vs_ec_where *w)
 	return 0;
 }
 
-/* After "where": EXPR ("==" | "!=") VALUE, EXPR on the loop's variable. */
-static int parse_where(struct ec_parser *p, struct vs_ec_rule *r)
+/* One condition: EXPR ("==" | "!=") VALUE, EXPR on the loop's variable. */
+static int parse_cond(struct ec_parser *p, struct vs_ec_rule *r,
+		      struct vs_ec_where *w)
 {
-	struct vs_ec_where *w = &r->where;
 	const struct ec_tok *t = take_name(p, "an expression after 'where'");
 
 	if (!t || parse_expr(p, t, &w->expr) < 0)
@@ -572,13 +589,74 @@ static int parse_where(struct ec_parser *p, struct vs_ec_rule *r)
 	return parse_where_value(p, w);
 }
 
-/* "count EXPR": the loop walks EXPR elements; EXPR names an enclosing
- * loop's variable or a global, not this loop's. */
+/* After "where": conditions joined by "and". */
+static int parse_where(struct ec_parser *p, struct vs_ec_rule *r)
+{
+	for (;;) {
+		if (parse_cond(p, r, &r->where[r->nwhere++]) < 0)
+			return -1;
+		if (!is_word(peek(p), "and"))
+			return 0;
+		if (r->nwhere == VS_EC_MAX_WHERE)
+			return fail_at(p, peek(p), "more than %d conditions "
+				       "after 'where'", VS_EC_MAX_WHERE);
+		p->pos++;
+	}
+}
+
+/* N (at most the loop bound) at S: "count N", or "+N" after a count's
+ * EXPR in T. */
+static int parse_count_add(struct ec_parser *p, const struct ec_tok *t,
+			   const char *s, uint64_t *out)
+{
+	const char *s0 = s;
+	uint64_t v = 0;
+
+	if (!*s)
+		return fail_at(p, t, "expected a number after '+' in 'count "
+			       "%s'", t->text);
+	for (; *s; s++) {
+		if (!isdigit((unsigned char)*s) || v > EC_MAX_COUNT)
+			break;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	if (*s || v > EC_MAX_COUNT)
+		return fail_at(p, t, "'count %s': '%s' is not a number of at "
+			       "most %llu", t->text, s0,
+			       (unsigned long long)EC_MAX_COUNT);
+	*out = v;
+	return 0;
+}
+
+/* "count EXPR[+N]" or "count N": the loop walks EXPR (+N) or N
+ * elements; EXPR names an enclosing loop's variable or a global, not
+ * this loop's. */
 static int parse_count(struct ec_parser *p, struct vs_ec_rule *r)
 {
 	const struct ec_tok *t = take_name(p, "an expression after 'count'");
+	const char *plus;
+	struct ec_tok sub;
+	int ret;
 
-	if (!t || parse_expr(p, t, &r->count) < 0)
+	if (!t)
+		return -1;
+	r->counted = 1;
+	if (isdigit((unsigned char)t->text[0]))
+		return parse_count_add(p, t, t->text, &r->count_add);
+	plus = strchr(t->text, '+');
+	if (plus == t->text)
+		return fail_at(p, t, "expected an expression before '+' in "
+			       "'count %s'", t->text);
+	if (plus && parse_count_add(p, t, plus + 1, &r->count_add) < 0)
+		return -1;
+	sub = *t;
+	sub.text = strndup(t->text, plus ? (size_t)(plus - t->text)
+			   : strlen(t->text));
+	if (!sub.text)
+		return vs_err_oom(p->err, "out of memory");
+	ret = parse_expr(p, &sub, &r->count);
+	free(sub.text);
+	if (ret < 0)
 		return -1;
 	if (strcmp(r->count.parts[0].name, r->id) == 0)
 		return fail_at(p, t, "'count %s': the count cannot use the "
@@ -617,7 +695,8 @@ static int parse_loop_head(struct ec_parser *p, struct vs_ec_rule *r)
 		r->via = strdup(t->text);
 		if (!r->via)
 			return vs_err_oom(p->err, "out of memory");
-	} else if (is_word(peek(p), "within") || is_word(peek(p), "rbtree")) {
+	} else if (is_word(peek(p), "within") || is_word(peek(p), "rbtree") ||
+		   is_word(peek(p), "hlist_nulls")) {
 		t = &p->toks[p->pos++];
 		if (parse_within(p, r, t->text) < 0)
 			return -1;
@@ -788,9 +867,11 @@ static void free_rule(struct vs_ec_rule *r)
 	free(r->erases);
 	free_expr(&r->list);
 	free_expr(&r->count);
-	free_expr(&r->where.expr);
-	free(r->where.sym);
-	free(r->where.sym_module);
+	for (unsigned i = 0; i < r->nwhere; i++) {
+		free_expr(&r->where[i].expr);
+		free(r->where[i].sym);
+		free(r->where[i].sym_module);
+	}
 	free(r->id);
 	free(r->via);
 	free(r->within_struct);

@@ -8,14 +8,17 @@
  *   file    := { "[" MODULE "]" | command }
  *   command := erase | loop
  *   loop    := "for" ID "in" EXPR [ "via" MEMBER
- *              | "within" STRUCT [":" MEMBER] | "rbtree" STRUCT ":" MEMBER
- *              | "percpu" | "count" EXPR ] [ where ]
- *              { erase | loop } "endfor"       (loops nest 4 deep)
- *   where   := "where" EXPR ("==" | "!=") ("&" SYMBOL ["@" MODULE] | NUMBER)
+ *              | "within" STRUCT [":" PATH] | "rbtree" STRUCT ":" PATH
+ *              | "hlist_nulls" STRUCT ":" PATH | "percpu"
+ *              | "count" (EXPR ["+" NUMBER] | NUMBER) ] [ where ]
+ *              { erase | loop } "endfor"       (loops nest 6 deep)
+ *   where   := "where" cond { "and" cond }      (at most 4)
+ *   cond    := EXPR ("==" | "!=") ("&" SYMBOL ["@" MODULE] | NUMBER)
  *   erase   := "erase" EXPR [ "size" (NUMBER[K|M] | EXPR) | "nullify" ]
  *   EXPR    := NAME[":" TYPE] { "." NAME[":" TYPE ["@" MODULE] ["*"...]] },
  *              each NAME with an optional "[" INDEX "]" (vmsift's array
  *              indexing)
+ *   PATH    := MEMBER { "." MEMBER }   (members of nested structs)
  *
  * vmsift's extensions: TYPE after the first NAME is the type of a global
  * the source cannot tell (BTF), "task_struct", "struct task_struct",
@@ -23,8 +26,13 @@
  * user_key_payload*").  "rbtree" walks a struct rb_root, "percpu" every
  * possible CPU's copy of a per-CPU variable, "where" keeps the loop's
  * elements whose pointer or integer EXPR equals (or not) a global's
- * address or a number.  "count EXPR" walks EXPR[0..EXPR) of an array
- * or a pointer whose length is an integer member; "@MODULE" names
+ * address or a number ("and": each in turn, the first false one ends
+ * the test).  "count EXPR" walks EXPR[0..EXPR) of an array
+ * or a pointer whose length is an integer member (plus N: "count
+ * ehash_mask+1"; or N alone); "hlist_nulls" walks a struct
+ * hlist_nulls_head to its odd end marker; a member cast without "*"
+ * ("__crt_ctx:crypto_gcm_ctx") sees an array member's address as that
+ * type (a flexible array's bytes); "@MODULE" names
  * another module's type in a cast or symbol in a "where" ("vmlinux": the
  * kernel's).  '#' starts
  * a comment; tokens are separated by blanks and may span lines, as in
@@ -39,6 +47,7 @@
 #include "error.h"
 
 #define VS_EC_NO_INDEX UINT64_MAX
+#define VS_EC_MAX_WHERE 4            /* conditions of one "where" */
 
 /* One step of an expression: a symbol (the first) or a member. */
 struct vs_ec_part {
@@ -82,6 +91,7 @@ enum vs_ec_loop {
 	VS_EC_WITHIN,                /* list_head within STRUCT:MEMBER */
 	VS_EC_RBTREE,                /* rb_root rbtree STRUCT:MEMBER */
 	VS_EC_PERCPU,                /* SYMBOL percpu: each CPU's copy */
+	VS_EC_HLIST_NULLS,           /* hlist_nulls_head hlist_nulls S:M */
 };
 
 /* "where EXPR == &SYM" (or "!=", or a number): a loop's filter. */
@@ -98,10 +108,14 @@ struct vs_ec_rule {
 	enum vs_ec_loop loop;
 	char *id;                    /* the iteration variable */
 	struct vs_ec_expr list;      /* what "in" names */
-	struct vs_ec_expr count;     /* "count EXPR": parts == NULL: none */
+	int counted;                 /* a "count" */
+	struct vs_ec_expr count;     /* "count EXPR": parts == NULL: N alone */
+	uint64_t count_add;          /* "+N" after EXPR, or N alone */
 	char *via;                   /* VS_EC_LOOP: NULL for arrays/default */
-	char *within_struct, *within_member;  /* also rbtree's */
-	struct vs_ec_where where;
+	char *within_struct, *within_member;  /* also rbtree's, hlist_nulls';
+					       * the member a PATH */
+	struct vs_ec_where where[VS_EC_MAX_WHERE];  /* all must hold, in order */
+	unsigned nwhere;
 	struct vs_ec_erase *erases;
 	unsigned nerases;
 	int line;

@@ -363,7 +363,9 @@ kernel_deb() {
 # fetch_dbg_vmlinux VER: the -dbg package's vmlinux (858 MB download for
 # 6.1, 1.0 GB for 6.12, 1.2 GB for 7.3; once).  A kernel of another suite
 # needs set_arch x86_64 and set_ksuite SUITE first.
-DBG_MODULE_FILES="drivers/md/dm-mod.ko drivers/md/dm-crypt.ko net/tls/tls.ko crypto/gcm.ko"
+DBG_MODULE_FILES="drivers/md/dm-mod.ko drivers/md/dm-crypt.ko net/tls/tls.ko
+	crypto/gcm.ko crypto/xts.ko crypto/ecb.ko crypto/essiv.ko crypto/cryptd.ko
+	crypto/crypto_simd.ko arch/x86/crypto/aesni-intel.ko"
 fetch_dbg_vmlinux() { cache_locked fetch_dbg_vmlinux_locked "$@"; }
 fetch_dbg_vmlinux_locked() {
 	local ver=$1 deb dir=$VMSIFT_CACHE/dbg-$1 path
@@ -377,7 +379,8 @@ fetch_dbg_vmlinux_locked() {
 	rm -rf "$dir/x"
 	mkdir -p "$dir/x"
 	# In the same pass, the modules' debug files the suites read (DWARF of
-	# dm-mod, dm-crypt, tls, gcm: erase_modules.sh, btf.sh); a package
+	# dm-mod, dm-crypt, tls, gcm and the crypto templates and drivers the
+	# secrets rules compare: erase_modules.sh, btf.sh); a package
 	# without one of them still gives the vmlinux (tar's status is not
 	# the test: the vmlinux's presence is).
 	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$dir/x" --wildcards \

@@ -238,22 +238,28 @@ btf_known_secrets() {
 # key payloads of lib.sh must be among them, and its dm-crypt mappings'
 # keys, cipher contexts and AES key schedules (cbc, xts, essiv, AES-NI's
 # xts), found by drgn with dm-mod.ko and dm-crypt.ko's DWARF, the known
-# keys among them, and the encrypted key's decrypted payload), in every
+# keys among them, and the encrypted key's decrypted payload; and its
+# kTLS socket's tls_context crypto_send and crypto_recv, each direction's
+# AES key schedule and GHASH table, found by drgn with tls.ko and gcm.ko's
+# DWARF (btf_ktls_modules), the known TX and RX keys there), in every
 # format: kdump (lzo), ELF, flattened rebuilt with -R, a split set
 # reassembled; secrets-dwarf.conf with -x (DWARF) erases the same bytes;
 # crash still opens the kdump one (tests/harness/crash-check, the -dbg
 # vmlinux).
 t_btf_erase_secrets() {
 	local in=$1 vml o=$work/out/sec conf=$top/data/erase/secrets.conf
-	local keys=() ko
+	local keys=() ko kdir
 	vml=$(btf_dbg_vmlinux "$in") || return 1
 	if [ "${2:-}" = keys ]; then
 		# shellcheck source=/dev/null
 		. "$top/tests/harness/lib.sh"
 		ko=$(btf_dm_ko "$vml") || return 1
+		kdir=$(btf_ktls_modules "$vml") ||
+			{ echo "no tls.ko, gcm.ko beside $vml (VMSIFT_ERASE_FULL=1 extracts them)"; return 1; }
 		mapfile -t keys < <(btf_known_secrets)
 		# shellcheck disable=SC2206 # two "--ko PATH" pairs, no blanks
-		keys+=($ko)
+		keys+=($ko --ktls-tx "$SECRET_KTLS_TX_KEY" --ktls-rx "$SECRET_KTLS_RX_KEY"
+		       --ko "$kdir/net/tls/tls.ko" --ko "$kdir/crypto/gcm.ko")
 	fi
 	mkdir -p "$work/out"
 	rm -f "$o".*
@@ -317,13 +323,14 @@ t_btf_secrets_present() {
 # t_btf_secrets_grep DUMP: the known payloads of the secrets guest's user,
 # logon and master keys, its dm-crypt keys (cbc; xts's data and tweak
 # halves; essiv's key and the SHA-256 of it, the ESSIV cipher's key;
-# AES-NI xts's halves) and the decrypted payload of its encrypted key
-# (random, drgn reads it from DUMP: erased_check.py --print-encrypted)
-# are in DUMP's decompressed pages, and in none after
+# AES-NI xts's halves), its kTLS TX and RX keys and the decrypted payload
+# of its encrypted key (random, drgn reads it from DUMP: erased_check.py
+# --print-encrypted) are in DUMP's decompressed pages, and in none after
 # data/erase/secrets.conf (BTF) or secrets-dwarf.conf (-x), each page
 # read by libkdumpfile (tests/tools/page_grep.py).  A dm-crypt key's
 # bytes are in crypt_config.key and at the start of an AES key schedule
-# (AES-NI's: 8 bytes in): either rule missing leaves one.
+# (AES-NI's: 8 bytes in): either rule missing leaves one; so are each
+# kTLS key's (tls_context, AES key schedule).
 t_btf_secrets_grep() {
 	local in=$1 vml o=$work/out/secgrep f ess enc k
 	local texts=()
@@ -339,7 +346,7 @@ t_btf_secrets_grep() {
 	texts=("$SECRET_USER_KEY" "$SECRET_LOGON_KEY" "$SECRET_KMK_KEY"
 	       "$SECRET_DM_KEY" "$SECRET_DM_XTS_KEY1" "$SECRET_DM_XTS_KEY2"
 	       "$SECRET_DM_ESSIV_KEY" "hex:$ess" "$SECRET_DM_AESNI_KEY1"
-	       "$SECRET_DM_AESNI_KEY2")
+	       "$SECRET_DM_AESNI_KEY2" "$SECRET_KTLS_TX_KEY" "$SECRET_KTLS_RX_KEY")
 	for k in $enc; do texts+=("hex:$k"); done
 	"$top/vmsift" --config "$top/data/erase/secrets.conf" -l -d 31 "$in" \
 		"$o.btf" > /dev/null || return 1
@@ -378,10 +385,10 @@ btf_ktls_modules() {
 # t_btf_ktls_where VMCORE KDIR: drgn, with the -dbg vmlinux and the DWARF
 # of tls.ko and gcm.ko (KDIR), walks tcp_hashinfo.ehash to the secrets
 # guest's kTLS socket and finds its known TX and RX keys (lib.sh) in the
-# struct tls_context (crypto_send, crypto_recv) and at the start of each
-# direction's AES key schedule (tests/tools/ktls_keys.py): where a kTLS
-# rule must erase, proved on the dump; no shipped rule reaches them yet
-# (doc/erase.md).
+# struct tls_context (crypto_send, crypto_recv), at the start of each
+# direction's AES key schedule and (as H = AES_K(0)) in its GHASH table
+# (tests/tools/ktls_keys.py): where the kTLS rules must erase, proved on
+# the dump (btf_erase_secrets_guest checks them erased).
 t_btf_ktls_where() {
 	local in=$1 kdir=$2 vml out=$btf_dir/ktls
 	# shellcheck source=/dev/null
@@ -390,7 +397,7 @@ t_btf_ktls_where() {
 	"$btf_py" "$top/tests/tools/ktls_keys.py" --tx "$SECRET_KTLS_TX_KEY" \
 		--rx "$SECRET_KTLS_RX_KEY" "$in" "$vml" "$kdir/net/tls/tls.ko" \
 		"$kdir/crypto/gcm.ko" > "$out" || { cat "$out"; return 1; }
-	[ "$(wc -l < "$out")" = 4 ] || { echo "not one kTLS socket with two directions:"; cat "$out"; return 1; }
+	[ "$(wc -l < "$out")" = 6 ] || { echo "not one kTLS socket with two directions:"; cat "$out"; return 1; }
 }
 
 # t_btf_dmcrypt_same VMCORE: secrets.conf and secrets-dwarf.conf hold the
@@ -418,6 +425,56 @@ t_btf_dmcrypt_same() {
 	"$top/vmsift" --config "$o.conf" -l -d 31 "$in" "$o.btf" > /dev/null || return 1
 	"$top/vmsift" -x "$vml" --config "$o.conf" -l -d 31 "$in" "$o.x" > /dev/null || return 1
 	cmp "$o.btf" "$o.x"
+}
+
+# t_btf_ktls_same VMCORE: secrets.conf and secrets-dwarf.conf hold the
+# same kTLS rules (from "for b in tcp_hashinfo" to "# end of the kTLS
+# rules"), and they write the same dump, eraseinfo included, from the
+# dump's BTF (the kernel's, tls's, gcm's) as from the DWARF of the -dbg
+# vmlinux, tls.ko and gcm.ko (-x), byte for byte; its eraseinfo names the
+# six places of the guest's one kTLS socket (two tls_context unions, two
+# AES schedules, two GHASH tables).
+t_btf_ktls_same() {
+	local in=$1 vml o=$work/out/ktlssame d=$top/data/erase n
+	local sel='/^for b in tcp_hashinfo/,/^# end of the kTLS rules/p'
+	vml=$(btf_dbg_vmlinux "$in") || return 1
+	mkdir -p "$work/out"
+	rm -f "$o".*
+	sed -n "$sel" "$d/secrets.conf" > "$o.conf"
+	sed -n "$sel" "$d/secrets-dwarf.conf" | diff "$o.conf" - ||
+		{ echo "the files' kTLS rules differ"; return 1; }
+	grep -q 'tcp_tls_ulp_ops@tls' "$o.conf" || { echo "no kTLS rules"; return 1; }
+	"$top/vmsift" --config "$o.conf" -l -d 31 "$in" "$o.btf" > /dev/null || return 1
+	"$top/vmsift" -x "$vml" --config "$o.conf" -l -d 31 "$in" "$o.x" > /dev/null || return 1
+	cmp "$o.btf" "$o.x" || return 1
+	n=$(strings "$o.btf" | grep -c -E '^erase (s\.icsk_ulp_data:tls_context@tls\*\.crypto_(send|recv) size 56|a\..*cipher\.base\.__crt_ctx size 484|h\..* size 4096)$')
+	[ "$n" = 6 ] || { echo "eraseinfo names $n of the 6 kTLS places:"; strings "$o.btf" | grep '^erase'; return 1; }
+}
+
+# t_btf_ktls_netns VMCORE KDIR: the namespaces' block of the kTLS rules
+# reaches the sockets: secrets.conf without the block over tcp_hashinfo,
+# and with the namespaces' filter turned round ("hashinfo ==
+# &tcp_hashinfo": the guest has no namespace with its own table, so
+# init_net's shared one is walked through net_namespace_list), erases
+# the six places drgn finds (erased_check.py, the known keys there).
+t_btf_ktls_netns() {
+	local in=$1 kdir=$2 vml o=$work/out/ktlsns
+	# shellcheck source=/dev/null
+	. "$top/tests/harness/lib.sh"
+	vml=$(btf_dbg_vmlinux "$in") || return 1
+	mkdir -p "$work/out"
+	rm -f "$o".*
+	awk '/^for b in tcp_hashinfo/ { skip = 1 }
+	     /^# The same for each network namespace/ { skip = 0 }
+	     !skip' "$top/data/erase/secrets.conf" |
+		sed 's/tcp_death_row\.hashinfo != &tcp_hashinfo$/tcp_death_row.hashinfo == \&tcp_hashinfo/' > "$o.conf"
+	grep -q '^for n in net_namespace_list.* == &tcp_hashinfo$' "$o.conf" ||
+		{ echo "no namespaces' block to turn round"; return 1; }
+	! grep -q '^for b in tcp_hashinfo' "$o.conf" || { echo "the global block is left"; return 1; }
+	"$top/vmsift" --config "$o.conf" -l -d 31 "$in" "$o.kdump" > /dev/null || return 1
+	"$btf_py" "$top/tests/tools/erased_check.py" --ktls-tx "$SECRET_KTLS_TX_KEY" \
+		--ktls-rx "$SECRET_KTLS_RX_KEY" --ko "$kdir/net/tls/tls.ko" \
+		--ko "$kdir/crypto/gcm.ko" "$in" "$vml" "$o.kdump"
 }
 
 btf_tests() {
@@ -448,10 +505,12 @@ btf_tests() {
 		run_test btf_secrets_grep t_btf_secrets_grep "$sec"
 		if vml=$(btf_dbg_vmlinux "$sec" 2>/dev/null) && kdir=$(btf_ktls_modules "$vml"); then
 			run_test btf_ktls_where t_btf_ktls_where "$sec" "$kdir"
+			run_test btf_ktls_netns t_btf_ktls_netns "$sec" "$kdir"
 		else
-			log "# skipped: btf_ktls_where (tls.ko and gcm.ko's DWARF: VMSIFT_ERASE_FULL=1 extracts them)"
+			log "# skipped: btf_ktls_where, btf_ktls_netns (tls.ko and gcm.ko's DWARF: VMSIFT_ERASE_FULL=1 extracts them)"
 		fi
 		run_test btf_dmcrypt_same t_btf_dmcrypt_same "$sec"
+		run_test btf_ktls_same t_btf_ktls_same "$sec"
 	else
 		run_test btf_erase_secrets_x86_64 t_btf_erase_secrets "$x86"
 		log "# skipped: the secrets vmcore (tests/data/secrets/kdump-secrets-384M.vmcore.zst missing, or VMSIFT_SECRETS=1 could not make the big one)"

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """erased_check.py [--key TEXT]... [--dm-key TEXT... [--schedule TEXT]...
---ko KO...] [--encrypted] RAW VMLINUX
-DUMP... - the shipped
+--ko KO...] [--encrypted] [--ktls-tx TEXT --ktls-rx TEXT --ko KO...]
+RAW VMLINUX DUMP... - the shipped
 secrets rules (data/erase/secrets.conf) applied to RAW gave each DUMP the
 right bytes.
 
@@ -37,10 +37,19 @@ erased schedule context holds TEXT (hex:HEX for bytes: the ESSIV
 cipher's key is the SHA-256 of the mapping's key).  --encrypted: the payload of
 every "encrypted" key (struct encrypted_key_payload's decrypted_data,
 decrypted_datalen bytes) too, and there must be one.
+--ktls-tx/--ktls-rx TEXT with --ko tls.ko --ko gcm.ko: every kTLS
+socket's tls_context.crypto_send and crypto_recv, each direction's AES
+key schedule and GHASH table, found by drgn (ktls_keys.py's walk of
+tcp_hashinfo.ehash); each known key must be found there, so the check
+cannot pass by finding no socket.
+The bytes around a place are RAW's, except where another place (erased
+too) lies: crypto_send and crypto_recv are neighbours, so are an essiv
+child's context and a key payload.
 --print-encrypted RAW VMLINUX: print each encrypted key's decrypted
 bytes in hex, one a line, and exit (for a grep of the whole dump).
 Exit 0, or 1 with what differed.
 """
+import os
 import sys
 
 import drgn
@@ -48,6 +57,9 @@ import kdumpfile
 from drgn.helpers.linux.cpumask import for_each_possible_cpu
 from drgn.helpers.linux.percpu import per_cpu
 from drgn.helpers.linux.rbtree import rbtree_inorder_for_each_entry
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ktls_keys  # noqa: E402
 
 PAD = 64
 
@@ -181,6 +193,25 @@ def encrypted_payloads(prog):
         if p.value_():
             yield ("encrypted key %d decrypted data" % k.serial.value_(),
                    p.decrypted_data.value_(), p.decrypted_datalen.value_())
+def ktls_secrets(prog, keys):
+    """(name, address, size) of every kTLS place; each known key (a
+    direction: its TEXT) must be in its tls_context, AES schedule and
+    GHASH table."""
+    out, missing = ktls_keys.check(prog, keys)
+    if missing:
+        print("\n".join(missing))
+        sys.exit(1)
+    return out
+
+
+def expected(ref, start, places):
+    """REF (RAW's bytes from START) with every place in it erased."""
+    b = bytearray(ref)
+    for _, addr, size in places:
+        lo, hi = max(addr, start), min(addr + size, start + len(ref))
+        if lo < hi:
+            b[lo - start:hi - start] = b"X" * (hi - lo)
+    return bytes(b)
 
 
 def secrets(prog, want):
@@ -203,26 +234,13 @@ def secrets(prog, want):
     return out
 
 
-def masked(buf, addr, size, found):
-    """BUF (PAD bytes, the SIZE bytes at ADDR, PAD bytes) with the secret
-    and every other secret of FOUND in it (another erase, nearby: an
-    essiv child's context 48 bytes from a key payload) blanked."""
-    out = bytearray(buf)
-    start = addr - PAD
-    for _, a, n in found:
-        lo, hi = max(a, start), min(a + n, start + len(buf))
-        if lo < hi:
-            out[lo - start:hi - start] = bytes(hi - lo)
-    return bytes(out)
-
-
 def arg_bytes(text):
     return bytes.fromhex(text[4:]) if text.startswith("hex:") else text.encode()
 
 
 def main():
     args = sys.argv[1:]
-    want, kos, dm_keys, scheds, enc = [], [], [], [], False
+    want, kos, dm_keys, scheds, enc, ktls = [], [], [], [], False, {}
     if args[:1] == ["--print-encrypted"]:
         prog = drgn.Program()
         prog.set_core_dump(args[1])
@@ -231,7 +249,7 @@ def main():
             print(prog.read(addr, size).hex())
         return
     while args[:1] in (["--key"], ["--dm-key"], ["--ko"], ["--schedule"],
-                       ["--encrypted"]):
+                       ["--encrypted"], ["--ktls-tx"], ["--ktls-rx"]):
         if args[0] == "--encrypted":
             enc = True
             args = args[1:]
@@ -242,8 +260,10 @@ def main():
             kos.append(args[1])
         elif args[0] == "--schedule":
             scheds.append(arg_bytes(args[1]))
-        else:
+        elif args[0] == "--dm-key":
             dm_keys.append(args[1].encode())
+        else:
+            ktls[args[0][-2:]] = args[1].encode()
         args = args[2:]
     raw, vmlinux, dumps = args[0], args[1], args[2:]
     prog = drgn.Program()
@@ -259,15 +279,19 @@ def main():
             print("no encrypted key in %s" % raw)
             sys.exit(1)
         found += payloads
+    if ktls:
+        found += ktls_secrets(prog, ktls)
     for name, addr, size in found:
         ref = prog.read(addr - PAD, size + 2 * PAD)
+        want_out = expected(ref, addr - PAD, found)
         secret = ref[PAD:PAD + size]
         if secret in (b"\0" * size, b"X" * size):
             # A key the kernel or a program made may hold zeros (6.12
             # and 7.3 guests have one): still checked erased below; the
             # known keys (--key) are what proves the check is not empty.
             print("%s in %s holds no data: %r" % (name, raw, secret[:16]))
-            bad += " key " not in name and not name.startswith("dm ")
+            bad += (" key " not in name and not name.startswith("dm ")
+                    and not name.startswith("sock "))
         for path in dumps:
             k = kdumpfile.kdumpfile(path)
             k.attr["addrxlat.ostype"] = "linux"
@@ -276,7 +300,7 @@ def main():
                 print("%s: %s at 0x%x (%d bytes) not erased: %r"
                       % (path, name, addr, size, got[PAD:PAD + 16]))
                 bad += 1
-            if masked(got, addr, size, found) != masked(ref, addr, size, found):
+            if got[:PAD] != want_out[:PAD] or got[PAD + size:] != want_out[PAD + size:]:
                 print("%s: bytes around %s changed" % (path, name))
                 bad += 1
         print("%s at 0x%x, %d bytes: checked in %d dump(s)"

@@ -14,17 +14,22 @@ path's AEAD transforms, tls_sw_context_tx.aead_send (priv_ctx_tx) and
 tls_sw_context_rx.aead_recv (priv_ctx_rx), hold the key once more:
 gcm(aes)'s context (gcm.ko's struct crypto_gcm_ctx) -> its ctr(aes)
 skcipher -> that one's struct skcipher_ctx_simple -> the cipher, whose
-context is a struct crypto_aes_ctx (key_enc starts with the key).
+context is a struct crypto_aes_ctx (key_enc starts with the key).  The
+GHASH key H = AES_K(0^128), derived from the key, is in gcm's ghash
+transform: an ahash over the shash ghash-generic, whose context's one
+pointer is a struct gf128mul_4k (4096 bytes, the multiples of H).
 
 MODULE.ko: tls.ko and gcm.ko with their DWARF (the -dbg package's).
 Prints one line per place, "NAME 0xADDRESS SIZE".  --tx/--rx TEXT: the
 guest's known keys (32 bytes, AES-GCM-256): each must be found in
-crypto_send/crypto_recv and at the start of its AES key schedule, else
-exit 1.
+crypto_send/crypto_recv and at the start of its AES key schedule, and
+its H = AES_K(0^128) in its GHASH table, else exit 1.  erased_check.py
+imports check().
 """
 import sys
 
 import drgn
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from drgn.helpers.linux.list_nulls import hlist_nulls_for_each_entry
 
 
@@ -38,6 +43,25 @@ def aes_ctx(prog, aead):
     gcm = tfm_ctx(prog, aead.base, "struct crypto_gcm_ctx")
     simple = tfm_ctx(prog, gcm.ctr.base, "struct skcipher_ctx_simple")
     return tfm_ctx(prog, simple.cipher.base, "struct crypto_aes_ctx")
+
+
+GF128MUL_4K = 256 * 16     # struct gf128mul_4k: be128 t[256]
+
+
+def ghash_h(key):
+    """GCM's hash key for KEY: AES_KEY(0^128)."""
+    enc = Cipher(algorithms.AES(key), modes.ECB()).encryptor()
+    return enc.update(b"\0" * 16) + enc.finalize()
+
+
+def ghash_table(prog, aead):
+    """The address of the GHASH table under a gcm(aes) struct crypto_aead
+    *, when its ghash is ghash-generic (an shash): else None."""
+    gh = tfm_ctx(prog, aead.base, "struct crypto_gcm_ctx").ghash
+    if gh.base.__crt_alg.cra_driver_name.string_() != b"ghash-generic":
+        return None
+    shash = drgn.cast("struct crypto_shash *", gh.base.__crt_ctx[0])
+    return prog.read_u64(shash.base.__crt_ctx.address_)
 
 
 def ktls_contexts(prog):
@@ -69,6 +93,37 @@ def places(prog):
             a = aes_ctx(prog, drgn.cast("struct %s *" % sw, p).member_(aead))
             yield ("sock 0x%x %s %s.%s crypto_aes_ctx" % (sk, d, sw, aead), d,
                    "aes", a.address_, drgn.sizeof(a.type_), a)
+            t = ghash_table(prog, drgn.cast("struct %s *" % sw, p).member_(aead))
+            if t:
+                yield ("sock 0x%x %s %s.%s ghash table" % (sk, d, sw, aead), d,
+                       "ghash", t, GF128MUL_4K, None)
+
+
+WHAT = {"info": "tls_context", "aes": "AES key schedule",
+        "ghash": "GHASH table (as H = AES_K(0))"}
+
+
+def check(prog, want):
+    """Every place as (name, address, size), and the places (a
+    direction's WHAT) where the direction's known key in WANT ({"tx":
+    TEXT, "rx": TEXT}) was not found."""
+    out, found = [], set()
+    for name, d, kind, addr, size, obj in places(prog):
+        out.append((name, addr, size))
+        key = want.get(d)
+        if key is None:
+            continue
+        if kind == "info":
+            ok = prog.read(obj.aes_gcm_256.key.address_, len(key)) == key
+        elif kind == "aes":
+            ok = prog.read(obj.key_enc.address_, len(key)) == key
+        else:
+            ok = ghash_h(key) in prog.read(addr, size)
+        if ok:
+            found.add((d, kind))
+    missing = ["the known %s key is not in any kTLS socket's %s" % (d, WHAT[k])
+               for d in want for k in WHAT if (d, k) not in found]
+    return out, missing
 
 
 def main():
@@ -80,23 +135,13 @@ def main():
     prog = drgn.Program()
     prog.set_core_dump(args[0])
     prog.load_debug_info(args[1:])
-    found = set()
-    for name, d, kind, addr, size, obj in places(prog):
+    out, missing = check(prog, want)
+    for name, addr, size in out:
         print("%s 0x%x %d" % (name, addr, size))
-        key = want.get(d)
-        if key is None:
-            continue
-        if kind == "info":
-            have = prog.read(obj.aes_gcm_256.key.address_, len(key))
-        else:
-            have = prog.read(obj.key_enc.address_, len(key))
-        if have == key:
-            found.add((d, kind))
-    bad = [(d, k) for d in want for k in ("info", "aes") if (d, k) not in found]
-    for d, k in bad:
-        print("the known %s key is not in any kTLS socket's %s" %
-              (d, "tls_context" if k == "info" else "AES key schedule"))
-    sys.exit(1 if bad else 0)
+    for m in missing:
+        print(m)
+    sys.exit(1 if missing else 0)
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -61,6 +61,33 @@ static void make_keys_and_cpus(struct fake_mem *m)
 	put64(m, O_MASK, 0xd);
 }
 
+/* The socket table of erase_world.h. */
+static void make_sockets(struct fake_mem *m)
+{
+	put64(m, O_HI, va(O_BKT));
+	memset(m->b + O_HI + 8, 0, 4);
+	m->b[O_HI + 8] = 2;
+	put64(m, O_BKT, va(O_S1 + SK_NULLS));
+	put64(m, O_BKT + 8, 3);
+	put64(m, O_BKT + 16, va(O_S2 + SK_NULLS));
+	put64(m, O_S1 + SK_NULLS, va(O_S3 + SK_NULLS));
+	put64(m, O_S3 + SK_NULLS, 5);
+	put64(m, O_S2 + SK_NULLS, 7);
+	put64(m, O_S1 + SK_ULP, va(O_KTU));
+	put64(m, O_S3 + SK_ULP, va(O_KTL));
+	put64(m, O_S2 + SK_ULP, va(O_KTU));
+	put64(m, O_S1 + SK_DATA, 0);
+	put64(m, O_S3 + SK_DATA, va(O_TFM1));
+	put64(m, O_S2 + SK_DATA, va(O_TFM1));
+	put64(m, O_TFM1, 0);
+	put64(m, O_TFM1 + 8, va(O_TFM2));
+	put64(m, O_S1, 1);               /* common.state: S3 a "time-wait" */
+	put64(m, O_S3, 6);
+	put64(m, O_S2, 1);
+	memset(m->b + O_TFM1 + 16, 0, 4);
+	m->b[O_TFM1 + 16] = GCTX_N;
+}
+
 static void make_kernel(struct fake_mem *m)
 {
 	memset(m->b, 0xee, sizeof(m->b));
@@ -86,6 +113,7 @@ static void make_kernel(struct fake_mem *m)
 	put64(m, O_PTRS + 16, va(O_B));
 	put64(m, O_PTRS + 24, va(O_INIT));
 	make_keys_and_cpus(m);
+	make_sockets(m);
 }
 
 struct world {
@@ -199,9 +227,23 @@ static void test_parse_errors(void)
 		{ "erase a.b[1]:c*[2]", "'c*[2]' in 'a.b[1]:c*[2]' is not a type name" },
 		{ "for t in x count\nerase t\nendfor", "t.conf:2:1: expected an expression after 'count', found 'erase'" },
 		{ "for t in x count t.n\nerase t\nendfor", "t.conf:1:18: 'count t.n': the count cannot use the loop's own variable 't'" },
-		{ "for t in x count 3\nerase t\nendfor", "t.conf:1:18: '3' in '3' is not a name" },
+		{ "for t in x count 3x\nerase t\nendfor", "t.conf:1:18: 'count 3x': '3x' is not a number of at most 4194304" },
+		{ "for t in x count a.n+\nerase t\nendfor", "t.conf:1:18: expected a number after '+' in 'count a.n+'" },
+		{ "for t in x count a.n+1x\nerase t\nendfor", "'count a.n+1x': '1x' is not a number" },
+		{ "for t in x count a.n+99999999\nerase t\nendfor", "'count a.n+99999999': '99999999' is not a number of at most 4194304" },
+		{ "for t in x count +1\nerase t\nendfor", "t.conf:1:18: expected an expression before '+' in 'count +1'" },
+		{ "for t in x count t.n+1\nerase t\nendfor", "'count t.n+1': the count cannot use the loop's own variable 't'" },
+		{ "for s in x hlist_nulls sk\nerase s\nendfor", "t.conf:1:24: expected STRUCT:MEMBER after 'hlist_nulls' (the struct hlist_nulls_node member), found 'sk'" },
+		{ "for s in x hlist_nulls sk:a..b\nerase s\nendfor", "t.conf:1:24: expected STRUCT:MEMBER after 'hlist_nulls', found 'sk:a..b'" },
+		{ "for s in x hlist_nulls\nerase s\nendfor", "t.conf:2:1: expected STRUCT:MEMBER after 'hlist_nulls', found 'erase'" },
+		{ "for s in x within sk:a.\nerase s\nendfor", "expected STRUCT:MEMBER after 'within', found 'sk:a.'" },
+		{ "for k in x where k.a == 1 and\nerase k\nendfor", "t.conf:2:1: expected an expression after 'where', found 'erase'" },
+		{ "for k in x where k.a == 1 and k.b != 2 and k.c == 3 and k.d == 4 and k.e == 5\nerase k\nendfor", "t.conf:1:66: more than 4 conditions after 'where'" },
+		{ "for k in x where k.a == 1 and j.b != 2\nerase k\nendfor", "t.conf:1:31: 'j.b' does not start with the loop's variable 'k'" },
+		{ "for k in x and k.a == 1\nerase k\nendfor", "t.conf:1:12: expected 'erase', 'for' or 'endfor' in the loop of line 1, found 'and'" },
+		{ "erase hlist_nulls", "t.conf:1:7: expected a symbol after 'erase', found 'hlist_nulls'" },
 		{ "for t in x\n for t in y\n  erase t\n endfor\nendfor", "t.conf:2:11: the loop of line 2 reuses the variable 't'" },
-		{ "for a in x\nfor b in x\nfor c in x\nfor d in x\nfor e in x\nerase e\nendfor\nendfor\nendfor\nendfor\nendfor", "t.conf:5:1: loops nest more than 4 deep" },
+		{ "for a in x\nfor b in x\nfor c in x\nfor d in x\nfor e in x\nfor f in x\nfor g in x\nerase g\nendfor\nendfor\nendfor\nendfor\nendfor\nendfor\nendfor", "t.conf:7:1: loops nest more than 6 deep" },
 		{ "for t in x\n for u in t.y\n  erase v\n endfor\nendfor", "t.conf:3:9: 'v' does not start with the loop's variable 'u'" },
 		{ "for t in x\n for u in t.y\n  erase t\n", "at the end of the file: expected 'erase', 'for' or 'endfor' in the loop of line 2" },
 		{ "erase a.b:c@\n", "t.conf:1:7: '@' in 'a.b:c@' is not '@MODULE'" },
@@ -281,9 +323,10 @@ static void test_parse_additions(void)
 	CHECK_STR(c->rules[0].within_struct, "key");
 	CHECK_STR(c->rules[0].within_member, "serial_node");
 	CHECK_STR(c->rules[0].list.type, "rb_root");
-	CHECK_U64(c->rules[0].where.negate, 1);
-	CHECK_STR(c->rules[0].where.sym, "key_type_user");
-	CHECK_STR(c->rules[0].where.expr.text, "k.type");
+	CHECK_U64(c->rules[0].nwhere, 1);
+	CHECK_U64(c->rules[0].where[0].negate, 1);
+	CHECK_STR(c->rules[0].where[0].sym, "key_type_user");
+	CHECK_STR(c->rules[0].where[0].expr.text, "k.type");
 	x = &c->rules[0].erases[0].target;
 	CHECK_U64(x->nparts, 4);
 	CHECK_STR(x->parts[2].name, "data");
@@ -294,9 +337,9 @@ static void test_parse_additions(void)
 	CHECK_STR(c->rules[0].erases[0].size_expr.parts[2].cast,
 		  "user_key_payload*");
 	CHECK_U64(c->rules[1].loop, VS_EC_PERCPU);
-	CHECK_U64(c->rules[1].where.negate, 0);
-	CHECK(c->rules[1].where.sym == NULL);
-	CHECK_U64(c->rules[1].where.value, 16);
+	CHECK_U64(c->rules[1].where[0].negate, 0);
+	CHECK(c->rules[1].where[0].sym == NULL);
+	CHECK_U64(c->rules[1].where[0].value, 16);
 	vs_erase_config_free(c);
 }
 
@@ -410,8 +453,9 @@ static void test_additions(struct world *w)
 		    "endfor", "'rbtree nokey': no type 'nokey'");
 	expect_fail(w, "erase init_task.comm:cred*", "'comm:cred*': 'comm' is "
 		    "not a pointer");
-	expect_fail(w, "erase init_task.key:cred", "a member is cast to a "
-		    "pointer type");
+	expect_fail(w, "erase init_task.key:cred", "'key:cred': only an array "
+		    "member (a flexible array) is seen as a cred; a pointer "
+		    "member is cast with 'cred*'");
 	expect_fail(w, "for k in key_serial_tree rbtree key:serial_node where "
 		    "k.serial_node == 0\n erase k\nendfor",
 		    "'where k.serial_node': not a pointer or an integer");
@@ -526,6 +570,80 @@ static void test_count_nest_module(struct world *w)
 	expect_fail(w, USER_RULE("==", "key_type_nope@kmod"), "'where ... "
 		    "&key_type_nope@kmod'");
 	w->opts.modules = NULL;
+}
+
+#define SOCKS "for b in hinfo:hinfo.ehash count hinfo:hinfo.mask+1\n" \
+	" for s in b.chain hlist_nulls sk:common.nulls"
+#define GCTX "s.data:tfm*.__crt_ctx:gctx"
+
+/* hlist_nulls, "count EXPR+N", "count N", nested member paths, and a
+ * flexible array seen as a struct, on erase_world.h's socket table. */
+static void test_sockets(struct world *w)
+{
+	static const uint64_t all[][3] = {
+		{ O_S1, 0x20, 0 }, { O_S3, 0x20, 0 }, { O_S2, 0x20, 0 } };
+	static const uint64_t two[][3] = { { O_S1, 0x20, 0 }, { O_S3, 0x20, 0 } };
+	static const uint64_t s12[][3] = { { O_S1, 0x20, 0 }, { O_S2, 0x20, 0 } };
+	static const uint64_t comm0[][3] = { { O_ARR + M_COMM, 16, 0 } };
+	static const uint64_t user[][3] = { { O_S1 + 0x20, 8, 1 },
+					    { O_S2 + 0x20, 8, 1 } };
+	static const uint64_t ctx[][3] = { { O_TFM1 + 8, 0x10, 0 },
+					   { O_TFM2 + 8, GCTX_N, 0 } };
+
+	expect(w, SOCKS "\n  erase s.common\n endfor\nendfor", 3, all);
+	/* six loops deep, the parser's and the evaluator's bound */
+	expect(w, "for a in arr count 1\nfor b in arr count 1\nfor c in arr "
+	       "count 1\nfor d in arr count 1\nfor e in arr count 1\nfor f in "
+	       "arr count 1\nerase f.comm\nendfor\nendfor\nendfor\nendfor\n"
+	       "endfor\nendfor", 1, comm0);
+	/* "count N": buckets 0 and 1 only */
+	expect(w, "for b in hinfo:hinfo.ehash count 2\n for s in b.chain "
+	       "hlist_nulls sk:common.nulls\n  erase s.common\n endfor\n"
+	       "endfor", 2, two);
+	expect(w, SOCKS " where s.ulp == &key_type_user\n  erase s.ulp nullify"
+	       "\n endfor\nendfor", 2, user);
+	/* the context at the flexible array's address (TFM1 + 8), its ctr
+	 * followed to TFM2's context, N bytes (S2 and S3 share TFM1) */
+	expect(w, SOCKS "\n  erase " GCTX "\n  erase " GCTX ".ctr.__crt_ctx "
+	       "size " GCTX ".n\n endfor\nendfor", 2, ctx);
+	expect_fail(w, "erase hinfo:hinfo.ehash:tfm", "'ehash:tfm': only an "
+		    "array member (a flexible array) is seen as a tfm; a "
+		    "pointer member is cast with 'tfm*'");
+	expect_fail(w, "erase hinfo:hinfo.ehash:bucket", "only an array");
+	expect_fail(w, "for s in hinfo:hinfo hlist_nulls sk:common.nulls\n"
+		    " erase s\nendfor", "'hinfo' is not a struct "
+		    "hlist_nulls_head (for ... hlist_nulls)");
+	expect_fail(w, "for b in hinfo:hinfo.ehash count 1\n for s in b.chain "
+		    "hlist_nulls sk:common.state\n  erase s\n endfor\nendfor",
+		    "'hlist_nulls sk:common.state': the member is not a struct "
+		    "hlist_nulls_node");
+	expect_fail(w, "for b in hinfo:hinfo.ehash count 1\n for s in b.chain "
+		    "hlist_nulls sk:ulp.next\n  erase s\n endfor\nendfor",
+		    "'ulp' in a member path is not a struct or union");
+	/* "and": S3 (state 6) fails the first condition, its wild data
+	 * pointer is never read; S1's NULL data fails the second */
+	put64(&w->mem, O_S3 + SK_DATA, 0x1234);
+	expect(w, SOCKS " where s.common.state != 6 and s.data:tfm*.alg == 0"
+	       "\n  erase s.common\n endfor\nendfor", 1, &all[2]);
+	expect_fail(w, SOCKS " where s.data:tfm*.alg == 0 and s.common.state "
+		    "!= 6\n  erase s.common\n endfor\nendfor", "cannot read "
+		    "0x1234");
+	expect(w, SOCKS " where s.common.state != 6 and s.ulp != "
+	       "&key_type_logon\n  erase s.common\n endfor\nendfor", 2, s12);
+	make_kernel(&w->mem);
+	w->opts.max_iter = 2;
+	expect_fail(w, SOCKS "\n  erase s\n endfor\nendfor",
+		    "'count hinfo.mask+1' is 3: over 2 elements");
+	w->opts.max_iter = 0;
+	/* S3 -> S1: a cycle; S3's next NULL: a broken chain */
+	put64(&w->mem, O_S3 + SK_NULLS, va(O_S1 + SK_NULLS));
+	expect_fail(w, SOCKS "\n  erase s\n endfor\nendfor", "the list of "
+		    "'b.chain' loops back to 0xffff888000102650");
+	put64(&w->mem, O_S3 + SK_NULLS, 0);
+	expect_fail(w, SOCKS "\n  erase s\n endfor\nendfor", "the hlist_nulls "
+		    "chain of 'b.chain' breaks: a NULL pointer, not an odd end "
+		    "marker");
+	make_kernel(&w->mem);
 }
 
 static void test_bad_trees_and_cpus(struct world *w)
@@ -708,6 +826,12 @@ static int write_seeds(const char *dir)
 		"for t in ptrs count nr_cpu_ids where t.next == 0\n"
 		" erase t.comm\nendfor\nfor t in ptrs[2] count nr_cpu_ids\n"
 		" erase t.cred nullify\nendfor\n",
+		SOCKS " where s.ulp == &key_type_user and s.common.state != 6\n"
+		"  erase s.common\n"
+		"  for t in " GCTX ".ctr count 1 where t.alg == 0\n"
+		"   erase t.__crt_ctx size " GCTX ".n\n  endfor\n"
+		" endfor\nendfor\nfor b in hinfo:hinfo.ehash count 3\n"
+		" erase b.chain\nendfor\n",
 	};
 	struct world *w = calloc(1, sizeof(*w));
 
@@ -743,6 +867,7 @@ int main(int argc, char **argv)
 	world_init(&w);
 	test_additions(&w);
 	test_count_nest_module(&w);
+	test_sockets(&w);
 	test_bad_trees_and_cpus(&w);
 	test_lone_erases(&w);
 	test_loops(&w);

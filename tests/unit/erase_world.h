@@ -64,6 +64,22 @@
 #define O_CPU0 0x3700u   /* CPU 0's struct crng (key[32], generation) */
 #define O_CPU2 0x3780u
 #define O_CPU3 0x3800u
+/* A socket table (kTLS's shape): hinfo.ehash[0 .. hinfo.mask] (mask 2),
+ * each bucket an hlist_nulls chain of struct sk by common.nulls (at
+ * SK_NULLS): bucket 0: S1, S3; bucket 1 empty (nulls value 3); bucket 2:
+ * S2.  A struct tfm's flexible array __crt_ctx (at 8) holds a struct
+ * gctx, whose ctr points to another tfm with N secret bytes there. */
+#define O_HI   0x2500u   /* struct hinfo hinfo: ehash, mask */
+#define O_BKT  0x2520u   /* struct bucket [3] */
+#define O_S1   0x2600u   /* struct sk, 0x40 bytes each */
+#define O_S3   0x2640u
+#define O_S2   0x2680u
+#define O_TFM1 0x2700u   /* struct tfm; its context: a struct gctx */
+#define O_TFM2 0x2740u   /* the ctr's tfm: GCTX_N bytes of context */
+#define SK_NULLS 0x10u
+#define SK_ULP  0x20u
+#define SK_DATA 0x28u
+#define GCTX_N  0x30u
 /* struct task_struct's members */
 #define M_COMM 0x08u
 #define M_TASKS 0x20u
@@ -104,6 +120,18 @@ static const char erase_world_spec[] =
 	"type 28 int 8 0 0 unsigned long\n"
 	"type 29 array 32 4 28 -\n"
 	"type 30 int 4 0 0 unsigned int\n"
+	"type 31 struct 0x10 0 0 hinfo\n"
+	"type 32 struct 8 0 0 bucket\n"
+	"type 33 ptr 8 0 32 -\n"
+	"type 34 struct 8 0 0 hlist_nulls_head\n"
+	"type 35 struct 0x10 0 0 hlist_nulls_node\n"
+	"type 36 ptr 8 0 35 -\n"
+	"type 37 struct 0x20 0 0 skc\n"
+	"type 38 struct 0x40 0 0 sk\n"
+	"type 39 struct 8 0 0 tfm\n"
+	"type 40 array 0 0 11 -\n"
+	"type 41 struct 0x10 0 0 gctx\n"
+	"type 42 ptr 8 0 39 -\n"
 	"member 6 next 0 7\n"
 	"member 6 prev 8 7\n"
 	"member 4 comm 0x8 3\n"
@@ -125,6 +153,21 @@ static const char erase_world_spec[] =
 	"member 23 data 0x18 25\n"
 	"member 26 key 0 27\n"
 	"member 26 generation 0x20 28\n"
+	"member 31 ehash 0 33\n"
+	"member 31 mask 8 30\n"
+	"member 32 chain 0 34\n"
+	"member 34 first 0 36\n"
+	"member 35 next 0 36\n"
+	"member 35 pprev 8 11\n"
+	"member 37 state 0 2\n"
+	"member 37 nulls 0x10 35\n"
+	"member 38 common 0 37\n"
+	"member 38 ulp 0x20 19\n"
+	"member 38 data 0x28 11\n"
+	"member 39 alg 0 11\n"
+	"member 39 __crt_ctx 8 40\n"
+	"member 41 ctr 0 42\n"
+	"member 41 n 8 30\n"
 	"sym init_task 0xffff888000100000 4\n"
 	"sym task_list 0xffff888000101000 6\n"
 	"sym saved_command_line 0xffff888000101300 10\n"
@@ -138,7 +181,8 @@ static const char erase_world_spec[] =
 	"sym crngs 0x40 26\n"
 	"sym __per_cpu_offset 0xffff888000103600 29\n"
 	"sym nr_cpu_ids 0xffff888000103620 30\n"
-	"sym __cpu_possible_mask 0xffff888000103628 28\n";
+	"sym __cpu_possible_mask 0xffff888000103628 28\n"
+	"sym hinfo 0xffff888000102500 31\n";
 
 struct fake_mem {
 	uint8_t b[MSIZE];
