@@ -1109,8 +1109,8 @@ static int loop_percpu(struct ev *ev, const struct vs_ec_rule *r)
 }
 
 /* The "where" right-hand side: a global's address (of the section's
- * module, or of "@MODULE": none loaded, the condition never holds), or a
- * number. */
+ * module, or of "@MODULE": none loaded, the condition never holds; with
+ * "?", a symbol the kernel or module lacks: the same), or a number. */
 static int where_value(struct ev *ev, const struct vs_ec_where *w,
 		       uint64_t *value)
 {
@@ -1130,10 +1130,16 @@ static int where_value(struct ev *ev, const struct vs_ec_where *w,
 			return 0;
 		}
 	}
-	if (ti->ops->symbol(ti->ctx, w->sym, value, ev->err) < 0)
+	if (ti->ops->symbol(ti->ctx, w->sym, value, ev->err) < 0) {
+		if (w->sym_optional) {
+			vs_err_clear(ev->err);
+			ev->where_never = 1;
+			return 0;
+		}
 		return vs_err_ctx(ev->err, "'where ... &%s%s%s'", w->sym,
 				  w->sym_module ? "@" : "",
 				  w->sym_module ? w->sym_module : "");
+	}
 	return 0;
 }
 

@@ -532,7 +532,9 @@ static int parse_percpu(struct ec_parser *p, struct vs_ec_rule *r,
 	return 0;
 }
 
-/* &SYMBOL, &SYMBOL@MODULE, or a number (decimal or 0x hex). */
+/* &SYMBOL, &SYMBOL@MODULE, either with a trailing '?' (optional: a
+ * kernel without the symbol makes the where never hold), or a number
+ * (decimal or 0x hex). */
 static int parse_where_value(struct ec_parser *p, struct vs_ec_where *w)
 {
 	const struct ec_tok *t = take_name(p, "'&SYMBOL' or a number after "
@@ -544,15 +546,22 @@ static int parse_where_value(struct ec_parser *p, struct vs_ec_where *w)
 		return -1;
 	s = t->text;
 	if (s[0] == '&') {
-		const char *at = strchr(s, '@');
-		size_t n = at ? (size_t)(at - s - 1) : strlen(s + 1);
+		size_t len = strlen(s);
+		const char *at;
+		size_t n;
 
+		w->sym_optional = len > 1 && s[len - 1] == '?';
+		len -= (size_t)w->sym_optional;
+		at = memchr(s, '@', len);
+		n = at ? (size_t)(at - s - 1) : len - 1;
 		if (!valid_ident(s + 1, n) ||
-		    (at && !valid_module(at + 1, strlen(at + 1))))
+		    (at && !valid_module(at + 1, len - (size_t)(at + 1 - s))))
 			return fail_at(p, t, "'%s' is not '&SYMBOL' or "
-				       "'&SYMBOL@MODULE'", s);
+				       "'&SYMBOL@MODULE' (with an optional "
+				       "'?')", s);
 		w->sym = strndup(s + 1, n);
-		w->sym_module = at ? strdup(at + 1) : NULL;
+		w->sym_module = at ? strndup(at + 1, len - (size_t)(at + 1 - s))
+				   : NULL;
 		if (!w->sym || (at && !w->sym_module))
 			return vs_err_oom(p->err, "out of memory");
 		return 0;

@@ -100,6 +100,7 @@ struct vs_ec_where {
 	int negate;                  /* "!=" */
 	char *sym;                   /* "&SYM", or NULL: VALUE */
 	char *sym_module;            /* "&SYM@MODULE", or NULL: the section's */
+	int sym_optional;            /* "&SYM?": absent, the where never holds */
 	uint64_t value;
 };
 

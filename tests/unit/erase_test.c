@@ -461,6 +461,17 @@ static void test_additions(struct world *w)
 		    "'where k.serial_node': not a pointer or an integer");
 	expect_fail(w, USER_RULE("==", "key_type_nope"), "'where ... "
 		    "&key_type_nope': no symbol 'key_type_nope'");
+	/* "&SYMBOL?": absent, the where never holds, its body (a cast to a
+	 * type the kernel lacks) is never resolved; present, as without */
+	expect(w, USER_RULE("==", "key_type_nope?"), 0, NULL);
+	expect(w, "for k in key_serial_tree rbtree key:serial_node where "
+	       "k.type == &key_type_user and k.type != &key_type_nope?\n"
+	       " erase k.payload.data[0]:no_such_type*.data\nendfor", 0, NULL);
+	expect(w, USER_RULE("==", "key_type_user?"), 2, user);
+	expect(w, USER_RULE("==", "key_type_user@vmlinux?"), 2, user);
+	expect_fail(w, USER_RULE("==", "key_type_user@?"), "is not "
+		    "'&SYMBOL' or '&SYMBOL@MODULE' (with an optional '?')");
+	expect_fail(w, USER_RULE("==", "?"), "is not '&SYMBOL'");
 }
 
 /* A [module] source for "@MODULE": "kmod" is the world's own types and
