@@ -34,6 +34,8 @@ dbgnew_suites=${VMSIFT_DBG_NEW_SUITES:-trixie trixie-backports}
 dbgnew_data=$top/tests/data/erase
 dbgnew_cmp="$PY $top/tests/tools/erase_cmp.py"
 dbgnew_mdf=''
+# shellcheck source=tests/suites/lib/crash_source.sh
+. "$top/tests/suites/lib/crash_source.sh"
 
 # dbgnew_kernel SUITE: "KVER VMLINUX VMCORE" of SUITE's kernel, each
 # fetched or made once into the cache.
@@ -167,25 +169,6 @@ t_dbgnew_failed() {
 	return 1
 }
 
-# dbgnew_crash_source: whether crash opens the raw kdump itself (sys,
-# log, bt, kmem -i); remembered per crash version in the cache, since
-# Debian's crash 8.0.2 (gdb 10.2) does not open 6.12's (minutes to find).
-dbgnew_crash_source() {
-	local mark
-	mark=$dbgnew_cache/dbgnew-ref/$dn_ver/crash-$(crash --version 2>/dev/null |
-		sed -n 's/^crash \([0-9.]*\).*/\1/p' | head -n1)
-	if [ ! -f "$mark.ok" ] && [ ! -f "$mark.fail" ]; then
-		ln -sf "$dn_raw" "$dbgnew_dir/$dn_ver.raw"
-		if VMSIFT_CACHE=$dbgnew_cache KERNEL_VERSION=$dn_ver \
-			"$top/tests/harness/crash-check" "$dbgnew_dir/$dn_ver.raw" > "$mark.log" 2>&1; then
-			touch "$mark.ok"
-		else
-			touch "$mark.fail"
-		fi
-	fi
-	[ -f "$mark.ok" ]
-}
-
 dbgnew_one() {
 	local suite=$1 k lv
 	if ! k=$(dbgnew_kernel "$suite" 2> "$dbgnew_dir/$suite.log"); then
@@ -210,7 +193,7 @@ dbgnew_one() {
 		t_dbgnew_e
 	run_test "dbgnew $dn_ver: secrets.conf (BTF) and secrets-dwarf.conf (-x) erase the secrets" \
 		t_dbgnew_secrets
-	if dbgnew_crash_source; then
+	if crash_opens_raw "$dn_raw" "$dn_ver" "$dbgnew_cache" "$dbgnew_dir"; then
 		run_test "dbgnew $dn_ver: crash opens the -e dump and the erased dumps" t_dbgnew_crash
 	else
 		log "# skipped: crash on the $dn_ver dumps: $(crash --version 2>/dev/null | grep -m1 .) does not open the raw kdump itself ($dbgnew_cache/dbgnew-ref/$dn_ver/crash-*.log)"

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """erased_check.py [--key TEXT]... [--dm-key TEXT... [--schedule TEXT]...
 --ko KO...] [--encrypted] [--ktls-tx TEXT --ktls-rx TEXT --ko KO...]
+[--tfm-neighbours]
 RAW VMLINUX DUMP... - the shipped
 secrets rules (data/erase/secrets.conf) applied to RAW gave each DUMP the
 right bytes.
@@ -45,6 +46,12 @@ cannot pass by finding no socket.
 The bytes around a place are RAW's, except where another place (erased
 too) lies: crypto_send and crypto_recv are neighbours, so are an essiv
 child's context and a key payload.
+--tfm-neighbours: bytes around a place may also be the whole context of
+a crypto transform (a struct crypto_tfm's __crt_ctx, cra_ctxsize bytes
+of an algorithm in crypto_alg_list, or of a dead one: CRYPTO_ALG_DEAD,
+out of the list), all 'X': the places of the
+dm-crypt rules found without dm_mod's DWARF (6.12 and 7.x, whose
+modules drgn 0.0.22 cannot load).
 --print-encrypted RAW VMLINUX: print each encrypted key's decrypted
 bytes in hex, one a line, and exit (for a grep of the whole dump).
 Exit 0, or 1 with what differed.
@@ -55,6 +62,7 @@ import sys
 import drgn
 import kdumpfile
 from drgn.helpers.linux.cpumask import for_each_possible_cpu
+from drgn.helpers.linux.list import list_for_each_entry
 from drgn.helpers.linux.percpu import per_cpu
 from drgn.helpers.linux.rbtree import rbtree_inorder_for_each_entry
 
@@ -62,6 +70,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ktls_keys  # noqa: E402
 
 PAD = 64
+ALGS = {}  # crypto_alg_list: address -> struct crypto_alg (one program)
 
 
 def key_payloads(prog):
@@ -201,6 +210,18 @@ def ktls_secrets(prog, keys):
     if missing:
         print("\n".join(missing))
         sys.exit(1)
+    # each direction's AEAD transform's own context (the rules erase it
+    # whatever the driver: 7.x's AES library keeps its key there)
+    for sk, ctx in ktls_keys.ktls_contexts(prog):
+        for d, priv, sw, aead in (
+                ("tx", "priv_ctx_tx", "tls_sw_context_tx", "aead_send"),
+                ("rx", "priv_ctx_rx", "tls_sw_context_rx", "aead_recv")):
+            p = ctx.member_(priv)
+            if not p.value_():
+                continue
+            a = drgn.cast("struct %s *" % sw, p).member_(aead).base
+            out.append(("sock 0x%x %s %s.%s context" % (sk, d, sw, aead),
+                        a.__crt_ctx.address_, a.__crt_alg.cra_ctxsize.value_()))
     return out
 
 
@@ -212,6 +233,57 @@ def expected(ref, start, places):
         if lo < hi:
             b[lo - start:hi - start] = b"X" * (hi - lo)
     return bytes(b)
+
+
+def dead_alg(prog, addr):
+    """The struct crypto_alg at ADDR when it is one the kernel took out
+    of crypto_alg_list (a better driver came: CRYPTO_ALG_DEAD, its
+    cra_list linked to itself) while transforms still use it, or None."""
+    try:
+        alg = drgn.Object(prog, "struct crypto_alg *", addr)
+        if (alg.cra_flags.value_() & 0x20 and
+                alg.cra_list.next.value_() == alg.cra_list.address_):
+            return alg
+    except drgn.FaultError:
+        pass
+    return None
+
+
+def ctx_neighbours(prog, got, want_out, start):
+    """The places, among the bytes where GOT (a dump's bytes from START)
+    differs from WANT_OUT, that are the whole context of a crypto
+    transform (--tfm-neighbours): a run of 'X' starting at a struct
+    crypto_tfm's __crt_ctx whose __crt_alg is an algorithm of
+    crypto_alg_list (or a dead one, dead_alg), as long as its
+    cra_ctxsize (or up to the end of GOT).  Bytes that changed otherwise are left for the caller to
+    report."""
+    if not ALGS:
+        ALGS.update((a.value_(), a) for a in list_for_each_entry(
+            "struct crypto_alg", prog["crypto_alg_list"].address_of_(),
+            "cra_list"))
+    algs = ALGS
+    back = (drgn.offsetof(prog.type("struct crypto_tfm"), "__crt_ctx")
+            - drgn.offsetof(prog.type("struct crypto_tfm"), "__crt_alg"))
+    out, i = [], 0
+    while i < len(got):
+        if got[i] == want_out[i] or got[i] != ord("X"):
+            i += 1
+            continue
+        addr = start + i
+        alg = algs.get(prog.read_u64(addr - back)) or dead_alg(
+            prog, prog.read_u64(addr - back))
+        if alg is None:
+            i += 1
+            continue
+        size = alg.cra_ctxsize.value_()
+        end = min(i + size, len(got))
+        if size and got[i:end] == b"X" * (end - i):
+            out.append(("context of %s at 0x%x" % (
+                alg.cra_driver_name.string_().decode(), addr), addr, size))
+            i = end
+        else:
+            i += 1
+    return out
 
 
 def secrets(prog, want):
@@ -241,6 +313,7 @@ def arg_bytes(text):
 def main():
     args = sys.argv[1:]
     want, kos, dm_keys, scheds, enc, ktls = [], [], [], [], False, {}
+    tfm_ok = False
     if args[:1] == ["--print-encrypted"]:
         prog = drgn.Program()
         prog.set_core_dump(args[1])
@@ -249,9 +322,11 @@ def main():
             print(prog.read(addr, size).hex())
         return
     while args[:1] in (["--key"], ["--dm-key"], ["--ko"], ["--schedule"],
-                       ["--encrypted"], ["--ktls-tx"], ["--ktls-rx"]):
-        if args[0] == "--encrypted":
-            enc = True
+                       ["--encrypted"], ["--ktls-tx"], ["--ktls-rx"],
+                       ["--tfm-neighbours"]):
+        if args[0] in ("--encrypted", "--tfm-neighbours"):
+            enc = enc or args[0] == "--encrypted"
+            tfm_ok = tfm_ok or args[0] == "--tfm-neighbours"
             args = args[1:]
             continue
         if args[0] == "--key":
@@ -300,6 +375,12 @@ def main():
                 print("%s: %s at 0x%x (%d bytes) not erased: %r"
                       % (path, name, addr, size, got[PAD:PAD + 16]))
                 bad += 1
+            if tfm_ok and got != want_out:
+                near = ctx_neighbours(prog, got, want_out, addr - PAD)
+                want_out = expected(ref, addr - PAD, found + near)
+                for what, _, _ in near:
+                    print("%s: beside %s: %s, erased" % (path, name, what),
+                          file=sys.stderr)
             if got[:PAD] != want_out[:PAD] or got[PAD + size:] != want_out[PAD + size:]:
                 print("%s: bytes around %s changed" % (path, name))
                 bad += 1
