@@ -843,6 +843,8 @@ static int write_seeds(const char *dir)
 		"   erase t.__crt_ctx size " GCTX ".n\n  endfor\n"
 		" endfor\nendfor\nfor b in hinfo:hinfo.ehash count 3\n"
 		" erase b.chain\nendfor\n",
+		USER_RULE("==", "key_type_nope?") USER_RULE("==",
+		"key_type_user@vmlinux?") USER_RULE("!=", "key_type_logon?"),
 	};
 	struct world *w = calloc(1, sizeof(*w));
 
