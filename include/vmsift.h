@@ -196,8 +196,9 @@ struct vmsift_mem_usage {
 	uint64_t sampled;            /* pages compressed for the sizes */
 	double seconds;
 	/* In: each of the two samples (pages kept at 31, pages only level 1
-	 * keeps) ends with between a third of SAMPLE_PAGES and all of them;
-	 * 0: the default, 1536 pages of 4 KiB in bytes but at least 768 pages.
+	 * keeps) holds exactly SAMPLE_PAGES of them (all when fewer; of the
+	 * second, up to 4 times as many are zero-tested); 0: the default,
+	 * 1024 pages of 4 KiB in bytes but at least 384 pages.
 	 * SAMPLE_SEED (low 32 bits) shifts which pages
 	 * (doc/mem-usage.md). */
 	unsigned sample_pages;
@@ -286,8 +287,9 @@ VMSIFT_API int vmsift_dump(struct vmsift *vs, const struct vmsift_options *opts,
 /* makedumpfile --mem-usage, on any input: fill *MU (set its struct_size
  * first) with the page counts at dump level 31 and the estimated size of
  * a kdump-compressed dump at levels 1 and 31 with each codec.  Reads
- * every page kept at level 31 (for the ZERO count) and compresses a
- * sample of at most 2 x SAMPLE_PAGES pages, whatever the input's size;
+ * every page kept at level 31 only with EXACT_ZERO (the ZERO count), and
+ * compresses a sample of at most 2 x SAMPLE_PAGES pages, whatever the
+ * input's size;
  * writes nothing.
  * OPTS gives the threads and the codec level (its dump level, format
  * and codec are not used; NULL: defaults). */

@@ -295,13 +295,16 @@ static int batch_consume(void *arg, uint64_t index, void *slot,
 	return 0;
 }
 
-/* Both samples as one list: the pages kept at 31 (each compressed
- * unless filled with zero), then the pages only level 1 keeps (picked
- * later, pick()). */
-static int gather(struct vs_estimate *e, struct vs_error *err)
+/* Both samples, trimmed to CAP and VS_EST_TEST_FACTOR * CAP pages, as
+ * one list: the pages kept at 31 (each compressed unless filled with
+ * zero), then the pages only level 1 keeps (picked later, pick()). */
+static int gather(struct vs_estimate *e, size_t cap, struct vs_error *err)
 {
-	uint64_t n = e->part[0].sample.n + e->part[1].sample.n;
+	uint64_t n;
 
+	vs_sample_trim(&e->part[0].sample, cap);
+	vs_sample_trim(&e->part[1].sample, VS_EST_TEST_FACTOR * cap);
+	n = e->part[0].sample.n + e->part[1].sample.n;
 	e->items = calloc(n ? n : 1, sizeof(*e->items));
 	e->picked = calloc(n ? n : 1, sizeof(*e->picked));
 	if (!e->items || !e->picked)
@@ -316,23 +319,29 @@ static int gather(struct vs_estimate *e, struct vs_error *err)
 	return 0;
 }
 
-/* Of the second sample's non-zero pages (up to VS_EST_TEST_FACTOR times
- * CAP were tested), one in STRIDE (odd), at most CAP of them, to be
+/* Of the second sample's non-zero pages (VS_EST_TEST_FACTOR times CAP
+ * were tested), exactly CAP (all when fewer), evenly spread, to be
  * compressed: a level 1 of mostly zero free pages still gets its CAP. */
 static void pick(struct vs_estimate *e, size_t cap)
 {
-	uint64_t n0 = e->part[0].sample.n, nz = 0, k = 0, stride;
+	uint64_t n0 = e->part[0].sample.n, nz = 0, k = 0, j = 0, want, off;
 
 	for (uint64_t i = n0; i < e->nitems; i++)
 		nz += !e->items[i].zero;
-	stride = nz > cap ? vs_div_round_up(nz, cap) | 1 : 1;
-	for (uint64_t i = n0; i < e->nitems; i++) {
+	want = nz < cap ? nz : cap;
+	if (!want)
+		return;
+	off = (e->seed & 0xffffffff) % want;
+	/* the k-th non-zero page is picked when k is floor((j * nz + off)
+	 * / want) for the next j (as vs_sample_trim() places them) */
+	for (uint64_t i = n0; i < e->nitems && j < want; i++) {
 		if (e->items[i].zero)
 			continue;
-		if ((k++ + (e->seed & 0xffffffff)) % stride == stride - 1) {
-			e->items[i].picked = 1;
-			e->picked[e->npicked++] = i;
-		}
+		if (k++ != (j * nz + off) / want)
+			continue;
+		e->items[i].picked = 1;
+		e->picked[e->npicked++] = i;
+		j++;
 	}
 }
 
@@ -429,7 +438,7 @@ static int run_passes(struct vs_dump *d, struct est_run *r, size_t cap,
 
 	if (run_pass(d, r, &select_ops, sizeof(struct est_slot),
 		     vs_div_round_up(d->max_mapnr, VS_SELECT_PFNS), err) < 0 ||
-	    gather(e, err) < 0)
+	    gather(e, cap, err) < 0)
 		return -1;
 	/* The samples are scattered: a pread per page, not a 2 MiB mapping. */
 	for (unsigned i = 0; i < d->nworkers; i++)
@@ -466,9 +475,11 @@ int vs_estimate_run(struct vs_dump *d, struct vs_estimate *e,
 	e->exact_zero |= d->in->kcore;
 	/* Zero tests are cheap (a pread): the second part, often mostly
 	 * zero pages at level 1, is tested on a larger sample. */
-	if (vs_sample_init(&e->part[0].sample, cap, e->seed, err) < 0 ||
-	    vs_sample_init(&e->part[1].sample, VS_EST_TEST_FACTOR * cap,
-			   e->seed, err) < 0)
+	if (vs_sample_init(&e->part[0].sample, VS_EST_GATHER * cap, e->seed,
+			   err) < 0 ||
+	    vs_sample_init(&e->part[1].sample,
+			   VS_EST_GATHER * VS_EST_TEST_FACTOR * cap, e->seed,
+			   err) < 0)
 		goto out;
 	for (unsigned i = 0; i < d->nworkers; i++) {
 		d->workers[i]->writer = new_est_worker(d);

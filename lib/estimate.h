@@ -38,14 +38,21 @@
 #include "sample.h"
 #include "select.h"
 
-/* The default bound on each sample: between a third of it and all of it
- * is compressed (sample.h).  doc/mem-usage.md has the measured spread
- * that sizes it. */
-#define VS_EST_SAMPLE_CAP 1536
+/* The default bound on each sample: exactly that many pages are
+ * sampled when there are more (sample.h).  doc/mem-usage.md has the
+ * measured spread that sizes it: at 1024 the worst error over 8 phases
+ * was 6.1% on the carried vmcores, 8.5% on the scale series (768: 12.3%
+ * there). */
+#define VS_EST_SAMPLE_CAP 1024
 /* With larger pages the bound is the same bytes, but never under this
- * many pages: at 256, ppc64le's 64 KiB pages came 11% off at one phase
- * of eight (doc/mem-usage.md). */
-#define VS_EST_SAMPLE_MIN 768
+ * many pages: at 384, 6.5% on ppc64le's 64 KiB pages and 3.2% on arm64's
+ * 16 KiB (256: 9.2%, 192: 19%; doc/mem-usage.md). */
+#define VS_EST_SAMPLE_MIN 384
+
+/* Each sample is gathered this many times larger than its bound, then
+ * trimmed to it (vs_sample_trim()): the tripling stride leaves between
+ * a third of what is gathered and all of it, at least the bound. */
+#define VS_EST_GATHER 3
 
 /* The pages only level 1 keeps are zero-tested on a sample this many
  * times larger (a pread and a scan, against four compressions). */

@@ -75,3 +75,16 @@ void vs_sample_word(struct vs_sample *s, uint64_t start, uint64_t word)
 	}
 	s->seen = end;
 }
+
+void vs_sample_trim(struct vs_sample *s, size_t n)
+{
+	uint64_t m = s->n, off;
+
+	if (n == 0 || m <= n)
+		return;
+	off = s->seed % n;
+	/* m > n: each place is at least one past the one before */
+	for (uint64_t j = 0; j < n; j++)
+		s->items[j] = s->items[(j * m + off) / n];
+	s->n = n;
+}

@@ -13,6 +13,10 @@
  * stays odd (a power of 3), so that no power-of-two alignment of the
  * kernel's allocations lines up with it.  Cost: a popcount per word, a
  * few instructions per pfn taken; memory: CAP pfns.
+ *
+ * vs_sample_trim() then keeps exactly N of them, evenly spread (a step of
+ * n / N places, fractional): what is read and compressed is N pages, not
+ * anything between a third of the bound and all of it.
  */
 #ifndef VMSIFT_SAMPLE_H
 #define VMSIFT_SAMPLE_H
@@ -42,5 +46,9 @@ void vs_sample_fini(struct vs_sample *s);
 
 /* Offer the pfns START + i whose bit i is set in WORD. */
 void vs_sample_word(struct vs_sample *s, uint64_t start, uint64_t word);
+
+/* Keep N of the sample's n items when it holds more: those at the
+ * places floor((j * n + SEED % N) / N), j from 0 to N - 1, in order. */
+void vs_sample_trim(struct vs_sample *s, size_t n);
 
 #endif

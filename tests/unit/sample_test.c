@@ -5,7 +5,7 @@
  * in the sample when (N + SEED) % STRIDE == STRIDE - 1, STRIDE the
  * smallest power of 3 that keeps it within CAP), over bitmaps dense,
  * sparse and patterned, streams shorter and far longer than CAP, and
- * several seeds.
+ * several seeds; vs_sample_trim() against its rule of places.
  */
 #include <stdlib.h>
 
@@ -90,6 +90,35 @@ static void test_stream(unsigned kind, uint64_t words, size_t cap,
 	free(pfns);
 }
 
+/* vs_sample_trim(): of a stream of N pfns all taken (a bound above N),
+ * exactly WANT kept, the places floor((j * N + SEED % WANT) / WANT) in
+ * order (all N when WANT >= N); and a second trim to more keeps them. */
+static void test_trim(uint64_t n, size_t want, uint64_t seed)
+{
+	struct vs_sample s;
+	struct vs_error err;
+	uint64_t keep = want < n ? want : n;
+
+	if (!CHECK(vs_sample_init(&s, n + 3, seed, &err) == 0))
+		return;
+	for (uint64_t i = 0; i < n; i += 64)
+		vs_sample_word(&s, 5000 + i, n - i >= 64 ? ~0ULL :
+			       (1ULL << (n - i)) - 1);
+	CHECK_U64(s.n, n);
+	vs_sample_trim(&s, want);
+	CHECK_U64(s.n, keep);
+	for (uint64_t j = 0; j < keep; j++) {
+		uint64_t at = want < n ?
+			(j * n + (seed & 0xffffffff) % want) / want : j;
+
+		CHECK_U64(s.items[j].nth, at);
+		CHECK_U64(s.items[j].pfn, 5000 + at);
+	}
+	vs_sample_trim(&s, want + 1);
+	CHECK_U64(s.n, keep);
+	vs_sample_fini(&s);
+}
+
 int main(void)
 {
 	static const uint64_t seeds[] = { 0, 1, 2, 7919, 0x1234567890ULL };
@@ -101,6 +130,13 @@ int main(void)
 			test_stream(kind, 2000, 384, seeds[i]);
 			test_stream(kind, 40, 3, seeds[i]);       /* the least bound */
 		}
+	for (unsigned i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+		test_trim(1000, 333, seeds[i]);  /* a fractional step */
+		test_trim(1000, 999, seeds[i]);  /* steps of 1 and 2 */
+		test_trim(200, 1, seeds[i]);
+		test_trim(100, 100, seeds[i]);   /* nothing to trim */
+		test_trim(50, 3072, seeds[i]);
+	}
 	/* a bound below 3 is raised to 3 */
 	test_stream(0, 10, 1, 0);
 	return check_exit("sample_test");
