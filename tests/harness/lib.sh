@@ -176,6 +176,12 @@ SECRET_DM_XTS_KEY2='vmsift dm-crypt xts tweak key 42'
 SECRET_DM_ESSIV_KEY='vmsift dm-crypt essiv key 0042!!'
 SECRET_DM_AESNI_KEY1='vmsift aes-ni xts data key 0042!'
 SECRET_DM_AESNI_KEY2='vmsift aes-ni xts tweak key 0042'
+# made after aesni_intel is loaded too (workload -V, -G): an
+# aes-cbc-essiv:sha256 mapping (essiv over AES-NI's cbc) and a second kTLS
+# connection (AES-NI's generic-gcm-aesni), each with keys of its own
+SECRET_DM_ESSIV_NI_KEY='vmsift aes-ni essiv key 0042!!!!'
+SECRET_KTLS_NI_TX_KEY='vmsift aes-ni kTLS tx key 0042!!'
+SECRET_KTLS_NI_RX_KEY='vmsift aes-ni kTLS rx key 0042!!'
 # the master key (a user key "vmsift:kmk") of the encrypted key
 # "vmsift:encrypted" (workload -N), whose own 32 bytes are random
 SECRET_KMK_KEY='vmsift encrypted-key master 0042'

@@ -36,6 +36,11 @@
  *            dm-crypt mapping "vmsift-aesni" (aes-xts-plain64, key HEX),
  *            which the AES-NI driver serves (simd, cryptd); the mappings
  *            and the kTLS connection made before it keep aes-generic
+ *   -V HEX   after -A (the late modules loaded): a dm-crypt mapping
+ *            "vmsift-essiv-ni" (aes-cbc-essiv:sha256, key HEX), which gets
+ *            essiv over AES-NI's cbc (simd, cryptd) and AES-NI's cipher
+ *   -G TX:RX after -V: a second kTLS connection as -S, whose AES-GCM the
+ *            AES-NI driver serves (generic-gcm-aesni: simd, cryptd)
  *
  * Built with gcc -static by the harness; runs as /bin/workload in the guest.
  */
@@ -442,8 +447,9 @@ int main(int argc, char **argv)
 	const char *dm_key = NULL, *user_key = NULL, *logon_key = NULL;
 	const char *ktls_keys = NULL, *xts_key = NULL, *essiv_key = NULL;
 	const char *kmk_key = NULL, *aesni_key = NULL;
+	const char *essiv_ni_key = NULL, *ktls_ni_keys = NULL;
 
-	while ((opt = getopt(argc, argv, "a:r:z:t:T:H:P:c:w:W:R:K:U:L:S:X:E:N:A:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:r:z:t:T:H:P:c:w:W:R:K:U:L:S:X:E:N:A:V:G:")) != -1) {
 		switch (opt) {
 		case 'a': anon_mb = strtoul(optarg, NULL, 0); break;
 		case 'r': rnd_every = atoi(optarg); break;
@@ -464,11 +470,13 @@ int main(int argc, char **argv)
 		case 'E': essiv_key = optarg; break;
 		case 'N': kmk_key = optarg; break;
 		case 'A': aesni_key = optarg; break;
+		case 'V': essiv_ni_key = optarg; break;
+		case 'G': ktls_ni_keys = optarg; break;
 		default:
 			fprintf(stderr, "usage: workload [-a MB] [-r N] [-z MB] [-t MB -T PATH] "
 				"[-H N -P DIR] [-c DIR] [-w MB -W PATH] [-R PATH] "
 				"[-K HEX] [-U HEX] [-L HEX] [-S TXHEX:RXHEX] [-X HEX] [-E HEX] "
-				"[-N HEX] [-A HEX]\n");
+				"[-N HEX] [-A HEX] [-V HEX] [-G TXHEX:RXHEX]\n");
 			return 2;
 		}
 	}
@@ -510,10 +518,14 @@ int main(int argc, char **argv)
 		ktls_secret(ktls_keys);
 	if (kmk_key)
 		encrypted_key_secret(kmk_key);
-	if (aesni_key) {
+	if (aesni_key || essiv_ni_key || ktls_ni_keys)
 		load_late_modules();
+	if (aesni_key)
 		dm_crypt_secret("vmsift-aesni", "aes-xts-plain64", aesni_key);
-	}
+	if (essiv_ni_key)
+		dm_crypt_secret("vmsift-essiv-ni", "aes-cbc-essiv:sha256", essiv_ni_key);
+	if (ktls_ni_keys)
+		ktls_secret(ktls_ni_keys);
 
 	printf("HARNESS: workload ready (anon %lu MiB, zeroed %lu MiB, tmpfs %lu MiB, "
 	       "hugetlb %lu x 2 MiB, written %lu MiB)\n",

@@ -213,11 +213,14 @@ btf_crypto_ko() {
 # payloads, each dm-crypt mapping's key and the schedules that must hold
 # its halves (cbc: the key; xts: the data key in the child's cipher, the
 # tweak key in the tweak cipher; essiv: the key, and its SHA-256 in the
-# ESSIV cipher; AES-NI: both halves in the internal context), and the
-# encrypted key's payload.
+# ESSIV cipher; AES-NI: both halves in the internal context; essiv over
+# AES-NI: the key in the internal context behind the child's simd and
+# cryptd, its SHA-256 in AES-NI's cipher), and the encrypted key's
+# payload.
 btf_known_secrets() {
-	local ess
+	local ess essni
 	ess=$(printf '%s' "$SECRET_DM_ESSIV_KEY" | sha256sum | cut -c1-64)
+	essni=$(printf '%s' "$SECRET_DM_ESSIV_NI_KEY" | sha256sum | cut -c1-64)
 	printf '%s\n' --key "$SECRET_USER_KEY" --key "$SECRET_LOGON_KEY" \
 		--key "$SECRET_KMK_KEY" \
 		--dm-key "$SECRET_DM_KEY" --schedule "$SECRET_DM_KEY" \
@@ -227,6 +230,8 @@ btf_known_secrets() {
 		--schedule "hex:$ess" \
 		--dm-key "$SECRET_DM_AESNI_KEY1$SECRET_DM_AESNI_KEY2" \
 		--schedule "$SECRET_DM_AESNI_KEY1" --schedule "$SECRET_DM_AESNI_KEY2" \
+		--dm-key "$SECRET_DM_ESSIV_NI_KEY" --schedule "$SECRET_DM_ESSIV_NI_KEY" \
+		--schedule "hex:$essni" \
 		--encrypted
 }
 
@@ -259,6 +264,7 @@ t_btf_erase_secrets() {
 		mapfile -t keys < <(btf_known_secrets)
 		# shellcheck disable=SC2206 # two "--ko PATH" pairs, no blanks
 		keys+=($ko --ktls-tx "$SECRET_KTLS_TX_KEY" --ktls-rx "$SECRET_KTLS_RX_KEY"
+		       --ktls-tx "$SECRET_KTLS_NI_TX_KEY" --ktls-rx "$SECRET_KTLS_NI_RX_KEY"
 		       --ko "$kdir/net/tls/tls.ko" --ko "$kdir/crypto/gcm.ko")
 	fi
 	mkdir -p "$work/out"
@@ -291,9 +297,10 @@ btf_secrets_vmcore() {
 		carried_input secrets kdump-secrets-384M
 		return
 	fi
-	# -v4: with the xts, essiv and AES-NI mappings and the encrypted key (-v3
-	# has none of them, -v2 no kTLS, the first no logon key)
-	v=$c/secrets-v4-6.1.0-57-amd64.vmcore
+	# -v5: with the essiv mapping and kTLS connection over AES-NI (-v4 has
+	# neither, -v3 no xts, essiv, AES-NI mapping or encrypted key, -v2 no
+	# kTLS, the first no logon key)
+	v=$c/secrets-v5-6.1.0-57-amd64.vmcore
 	if [ ! -f "$v" ]; then
 		VMSIFT_CACHE=$c T_CAPTURE=${T_CAPTURE:-900} \
 			"$top/tests/harness/kdump-test" --quick --secrets --smp 2 \
@@ -306,7 +313,8 @@ btf_secrets_vmcore() {
 
 # t_btf_secrets_present VMCORE: the vmcore holds every known secret's
 # bytes: the dm-crypt keys (cbc, the halves of xts and AES-NI xts, essiv),
-# the user, logon and master key payloads, the kTLS TX and RX keys (they reached the guest's kernel only as hex or as binary the
+# the user, logon and master key payloads, the kTLS TX and RX keys, the
+# essiv and kTLS keys set over AES-NI (they reached the guest's kernel only as hex or as binary the
 # workload wiped: these copies are the kernel's own).
 t_btf_secrets_present() {
 	local in=$1 k
@@ -315,7 +323,8 @@ t_btf_secrets_present() {
 	for k in "$SECRET_DM_KEY" "$SECRET_USER_KEY" "$SECRET_LOGON_KEY" \
 		"$SECRET_KTLS_TX_KEY" "$SECRET_KTLS_RX_KEY" "$SECRET_DM_XTS_KEY1" \
 		"$SECRET_DM_XTS_KEY2" "$SECRET_DM_ESSIV_KEY" "$SECRET_DM_AESNI_KEY1" \
-		"$SECRET_DM_AESNI_KEY2" "$SECRET_KMK_KEY"; do
+		"$SECRET_DM_AESNI_KEY2" "$SECRET_KMK_KEY" "$SECRET_DM_ESSIV_NI_KEY" \
+		"$SECRET_KTLS_NI_TX_KEY" "$SECRET_KTLS_NI_RX_KEY"; do
 		grep -c -a -F -- "$k" "$in" > /dev/null || { echo "'$k' is not in $in"; return 1; }
 	done
 }
@@ -332,7 +341,7 @@ t_btf_secrets_present() {
 # (AES-NI's: 8 bytes in): either rule missing leaves one; so are each
 # kTLS key's (tls_context, AES key schedule).
 t_btf_secrets_grep() {
-	local in=$1 vml o=$work/out/secgrep f ess enc k
+	local in=$1 vml o=$work/out/secgrep f ess essni enc k
 	local texts=()
 	# shellcheck source=/dev/null
 	. "$top/tests/harness/lib.sh"
@@ -341,13 +350,21 @@ t_btf_secrets_grep() {
 	mkdir -p "$work/out"
 	rm -f "$o".*
 	ess=$(printf '%s' "$SECRET_DM_ESSIV_KEY" | sha256sum | cut -c1-64)
+	essni=$(printf '%s' "$SECRET_DM_ESSIV_NI_KEY" | sha256sum | cut -c1-64)
 	enc=$("$btf_py" "$top/tests/tools/erased_check.py" --print-encrypted "$in" "$vml") || return 1
 	[ -n "$enc" ] || { echo "no encrypted key in $in"; return 1; }
 	texts=("$SECRET_USER_KEY" "$SECRET_LOGON_KEY" "$SECRET_KMK_KEY"
 	       "$SECRET_DM_KEY" "$SECRET_DM_XTS_KEY1" "$SECRET_DM_XTS_KEY2"
 	       "$SECRET_DM_ESSIV_KEY" "hex:$ess" "$SECRET_DM_AESNI_KEY1"
-	       "$SECRET_DM_AESNI_KEY2" "$SECRET_KTLS_TX_KEY" "$SECRET_KTLS_RX_KEY")
+	       "$SECRET_DM_AESNI_KEY2" "$SECRET_KTLS_TX_KEY" "$SECRET_KTLS_RX_KEY"
+	       "$SECRET_DM_ESSIV_NI_KEY" "hex:$essni" "$SECRET_KTLS_NI_TX_KEY"
+	       "$SECRET_KTLS_NI_RX_KEY")
 	for k in $enc; do texts+=("hex:$k"); done
+	# AES-NI's GCM keeps the GHASH key H = AES_K(0) as such
+	for k in "$SECRET_KTLS_NI_TX_KEY" "$SECRET_KTLS_NI_RX_KEY"; do
+		texts+=("hex:$(cd "$top/tests/tools" && "$btf_py" -c 'import sys, ktls_keys
+print(ktls_keys.ghash_h(sys.argv[1].encode()).hex())' "$k")") || return 1
+	done
 	"$top/vmsift" --config "$top/data/erase/secrets.conf" -l -d 31 "$in" \
 		"$o.btf" > /dev/null || return 1
 	"$top/vmsift" -x "$vml" --config "$top/data/erase/secrets-dwarf.conf" \
@@ -384,20 +401,26 @@ btf_ktls_modules() {
 
 # t_btf_ktls_where VMCORE KDIR: drgn, with the -dbg vmlinux and the DWARF
 # of tls.ko and gcm.ko (KDIR), walks tcp_hashinfo.ehash to the secrets
-# guest's kTLS socket and finds its known TX and RX keys (lib.sh) in the
-# struct tls_context (crypto_send, crypto_recv), at the start of each
-# direction's AES key schedule and (as H = AES_K(0)) in its GHASH table
-# (tests/tools/ktls_keys.py): where the kTLS rules must erase, proved on
-# the dump (btf_erase_secrets_guest checks them erased).
+# guest's two kTLS sockets and finds their known TX and RX keys (lib.sh)
+# in the struct tls_context (crypto_send, crypto_recv), at the start of
+# each direction's AES key schedule and (as H = AES_K(0)) in its GHASH
+# table; the second socket's (set over AES-NI) in the internal
+# __generic-gcm-aesni context behind simd and cryptd, H then the
+# schedule from its first 16-byte boundary (tests/tools/ktls_keys.py):
+# where the kTLS rules must erase, proved on the dump
+# (btf_erase_secrets_guest checks them erased).
 t_btf_ktls_where() {
 	local in=$1 kdir=$2 vml out=$btf_dir/ktls
 	# shellcheck source=/dev/null
 	. "$top/tests/harness/lib.sh"
 	vml=$(btf_dbg_vmlinux "$in") || return 1
 	"$btf_py" "$top/tests/tools/ktls_keys.py" --tx "$SECRET_KTLS_TX_KEY" \
-		--rx "$SECRET_KTLS_RX_KEY" "$in" "$vml" "$kdir/net/tls/tls.ko" \
+		--rx "$SECRET_KTLS_RX_KEY" --tx "$SECRET_KTLS_NI_TX_KEY" \
+		--rx "$SECRET_KTLS_NI_RX_KEY" "$in" "$vml" "$kdir/net/tls/tls.ko" \
 		"$kdir/crypto/gcm.ko" > "$out" || { cat "$out"; return 1; }
-	[ "$(wc -l < "$out")" = 6 ] || { echo "not one kTLS socket with two directions:"; cat "$out"; return 1; }
+	[ "$(wc -l < "$out")" = 10 ] || { echo "not two kTLS sockets with two directions:"; cat "$out"; return 1; }
+	[ "$(grep -c ' __generic-gcm-aesni context ' "$out")" = 2 ] ||
+		{ echo "not two AES-NI internal contexts:"; cat "$out"; return 1; }
 }
 
 # t_btf_dmcrypt_same VMCORE: secrets.conf and secrets-dwarf.conf hold the
@@ -432,8 +455,9 @@ t_btf_dmcrypt_same() {
 # rules"), and they write the same dump, eraseinfo included, from the
 # dump's BTF (the kernel's, tls's, gcm's) as from the DWARF of the -dbg
 # vmlinux, tls.ko and gcm.ko (-x), byte for byte; its eraseinfo names the
-# six places of the guest's one kTLS socket (two tls_context unions, two
-# AES schedules, two GHASH tables).
+# ten places of the guest's two kTLS sockets (the first's two tls_context
+# unions, two AES schedules, two GHASH tables; the AES-NI one's two
+# unions and two __generic-gcm-aesni contexts behind simd and cryptd).
 t_btf_ktls_same() {
 	local in=$1 vml o=$work/out/ktlssame d=$top/data/erase n
 	local sel='/^for b in tcp_hashinfo/,/^# end of the kTLS rules/p'
@@ -447,8 +471,8 @@ t_btf_ktls_same() {
 	"$top/vmsift" --config "$o.conf" -l -d 31 "$in" "$o.btf" > /dev/null || return 1
 	"$top/vmsift" -x "$vml" --config "$o.conf" -l -d 31 "$in" "$o.x" > /dev/null || return 1
 	cmp "$o.btf" "$o.x" || return 1
-	n=$(strings "$o.btf" | grep -c -E '^erase (s\.icsk_ulp_data:tls_context@tls\*\.crypto_(send|recv) size 56|a\..*cipher\.base\.__crt_ctx size 484|h\..* size 4096)$')
-	[ "$n" = 6 ] || { echo "eraseinfo names $n of the 6 kTLS places:"; strings "$o.btf" | grep '^erase'; return 1; }
+	n=$(strings "$o.btf" | grep -c -E '^erase (s\.icsk_ulp_data:tls_context@tls\*\.crypto_(send|recv) size 56|a\..*cipher\.base\.__crt_ctx size 484|h\..* size 4096|a\.base\.__crt_ctx\[0\]:crypto_aead@vmlinux\*\.base\.__crt_ctx\[1\]:crypto_aead@vmlinux\*\.base\.__crt_ctx size 512)$')
+	[ "$n" = 10 ] || { echo "eraseinfo names $n of the 10 kTLS places:"; strings "$o.btf" | grep '^erase'; return 1; }
 }
 
 # t_btf_ktls_netns VMCORE KDIR: the namespaces' block of the kTLS rules
@@ -476,7 +500,8 @@ t_btf_ktls_netns() {
 	"$top/vmsift" --config "$o.conf" -l -d 31 "$in" "$o.kdump" > /dev/null || return 1
 	"$btf_py" "$top/tests/tools/erased_check.py" --tfm-neighbours \
 		--ktls-tx "$SECRET_KTLS_TX_KEY" \
-		--ktls-rx "$SECRET_KTLS_RX_KEY" --ko "$kdir/net/tls/tls.ko" \
+		--ktls-rx "$SECRET_KTLS_RX_KEY" --ktls-tx "$SECRET_KTLS_NI_TX_KEY" \
+		--ktls-rx "$SECRET_KTLS_NI_RX_KEY" --ko "$kdir/net/tls/tls.ko" \
 		--ko "$kdir/crypto/gcm.ko" "$in" "$vml" "$o.kdump"
 }
 

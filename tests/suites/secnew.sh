@@ -8,7 +8,7 @@
 # Only with VMSIFT_SECRETS_NEW=1: it boots the secrets guest
 # (tests/harness/kdump-test --secrets --kernel-suite S, 1 to 8 minutes of
 # TCG each) once per kernel and keeps its raw /proc/vmcore in the cache
-# ($VMSIFT_CACHE/secrets-v4-KVER.vmcore); a rerun costs seconds.  Per
+# ($VMSIFT_CACHE/secrets-v5-KVER.vmcore); a rerun costs seconds.  Per
 # kernel of VMSIFT_SECRETS_NEW_SUITES (default "trixie trixie-backports"):
 #   - every known secret of lib.sh (SECRET_*) is in the raw vmcore, and
 #     secrets.conf, resolved from the dump's own kallsyms and BTF (no -x,
@@ -45,7 +45,7 @@ secnew_vmcore() {
 	  set_arch x86_64
 	  set_ksuite "$1"
 	  KVER=$(kernel_version)
-	  v=$VMSIFT_CACHE/secrets-v4-$KVER.vmcore
+	  v=$VMSIFT_CACHE/secrets-v5-$KVER.vmcore
 	  if [ ! -s "$v" ]; then
 		T_CAPTURE=${T_CAPTURE:-900} "$top/tests/harness/kdump-test" --quick \
 			--secrets --smp 2 --kernel-suite "$1" \
@@ -57,8 +57,9 @@ secnew_vmcore() {
 }
 
 # secnew_texts: the known secrets page_grep.py looks for (lib.sh's):
-# the key payloads, each dm-crypt key and half, the SHA-256 of the essiv
-# key (the ESSIV cipher's key), the kTLS keys; one a line.
+# the key payloads, each dm-crypt key and half, the SHA-256 of each essiv
+# key (the ESSIV cipher's key), the kTLS keys (and the essiv mapping's
+# and kTLS connection's made over AES-NI); one a line.
 secnew_texts() {
 	# shellcheck source=/dev/null
 	. "$top/tests/harness/lib.sh"
@@ -67,20 +68,25 @@ secnew_texts() {
 		"$SECRET_DM_ESSIV_KEY" \
 		"hex:$(printf '%s' "$SECRET_DM_ESSIV_KEY" | sha256sum | cut -c1-64)" \
 		"$SECRET_DM_AESNI_KEY1" "$SECRET_DM_AESNI_KEY2" \
-		"$SECRET_KTLS_TX_KEY" "$SECRET_KTLS_RX_KEY"
+		"$SECRET_KTLS_TX_KEY" "$SECRET_KTLS_RX_KEY" \
+		"$SECRET_DM_ESSIV_NI_KEY" \
+		"hex:$(printf '%s' "$SECRET_DM_ESSIV_NI_KEY" | sha256sum | cut -c1-64)" \
+		"$SECRET_KTLS_NI_TX_KEY" "$SECRET_KTLS_NI_RX_KEY"
 }
 
 # secnew_ghash: each kTLS key's GHASH key H = AES_K(0) (ktls_keys.py),
 # "hex:..." one a line: gcm.ko's ghash-generic keeps H itself at the
-# start of its table (6.1, 6.12); 7.x's AES library keeps it in
-# another form, so it may be missing from a vmcore.
+# start of its table (6.1, 6.12), 6.1's AES-NI GCM as such too; 7.x's
+# AES library and 6.12's AES-NI GCM keep it in other forms, so it may
+# be missing from a vmcore.
 secnew_ghash() {
 	# shellcheck source=/dev/null
 	. "$top/tests/harness/lib.sh"
 	(cd "$top/tests/tools" && "$secnew_py" -c 'import sys, ktls_keys
 for k in sys.argv[1:]:
     print("hex:" + ktls_keys.ghash_h(k.encode()).hex())' \
-		"$SECRET_KTLS_TX_KEY" "$SECRET_KTLS_RX_KEY")
+		"$SECRET_KTLS_TX_KEY" "$SECRET_KTLS_RX_KEY" "$SECRET_KTLS_NI_TX_KEY" \
+		"$SECRET_KTLS_NI_RX_KEY")
 }
 
 # secnew_grep RAW DUMP [TEXT...]: each known secret (and each TEXT) is in
@@ -91,7 +97,7 @@ secnew_grep() {
 	shift 2
 	mapfile -t texts < <(secnew_texts)
 	mapfile -t h < <(secnew_ghash)
-	[ ${#h[@]} = 2 ] || { echo "no GHASH keys computed"; return 1; }
+	[ ${#h[@]} = 4 ] || { echo "no GHASH keys computed"; return 1; }
 	texts+=("$@")
 	"$secnew_py" "$top/tests/tools/page_grep.py" "$raw" "${texts[@]}" "${h[@]}" > "$dump.in.n" || return 1
 	"$secnew_py" "$top/tests/tools/page_grep.py" "$dump" "${texts[@]}" "${h[@]}" > "$dump.n" || return 1

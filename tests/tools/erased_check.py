@@ -338,7 +338,7 @@ def main():
         elif args[0] == "--dm-key":
             dm_keys.append(args[1].encode())
         else:
-            ktls[args[0][-2:]] = args[1].encode()
+            ktls.setdefault(args[0][-2:], []).append(args[1].encode())
         args = args[2:]
     raw, vmlinux, dumps = args[0], args[1], args[2:]
     prog = drgn.Program()

@@ -18,13 +18,23 @@ context is a struct crypto_aes_ctx (key_enc starts with the key).  The
 GHASH key H = AES_K(0^128), derived from the key, is in gcm's ghash
 transform: an ahash over the shash ghash-generic, whose context's one
 pointer is a struct gf128mul_4k (4096 bytes, the multiples of H).
+With aesni_intel loaded before the key is set (x86 hardware), gcm(aes)
+is aesni_intel's generic-gcm-aesni instead: a simd wrapper whose
+context's one pointer is a cryptd AEAD, whose context is { refcount_t
+refcnt; struct crypto_aead *child; }; the child, aesni_intel's internal
+__generic-gcm-aesni, holds both keys in its context (cra_ctxsize bytes),
+a struct generic_gcmaes_ctx aligned up to 16 bytes inside it:
+hash_subkey[16] (H itself), then the struct crypto_aes_ctx.  Its DWARF
+is aesni-intel.ko's, not needed: the layout is checked by the known key
+and H at those offsets.
 
 MODULE.ko: tls.ko and gcm.ko with their DWARF (the -dbg package's).
 Prints one line per place, "NAME 0xADDRESS SIZE".  --tx/--rx TEXT: the
-guest's known keys (32 bytes, AES-GCM-256): each must be found in
-crypto_send/crypto_recv and at the start of its AES key schedule, and
-its H = AES_K(0^128) in its GHASH table, else exit 1.  erased_check.py
-imports check().
+guest's known keys (32 bytes, AES-GCM-256; each option may repeat, one
+key a socket): each must be found in crypto_send/crypto_recv and at the
+start of its AES key schedule, and its H = AES_K(0^128) in its GHASH
+table (AES-NI: both in the internal transform's aligned context), else
+exit 1.  erased_check.py imports check().
 """
 import sys
 
@@ -64,6 +74,29 @@ def ghash_table(prog, aead):
     return prog.read_u64(shash.base.__crt_ctx.address_)
 
 
+AESNI_ALIGN = 16
+
+
+def module_name(tfm):
+    """The name of the module of a struct crypto_tfm's algorithm."""
+    mod = tfm.__crt_alg.cra_module
+    return mod.name.string_().decode() if mod.value_() else "vmlinux"
+
+
+def aesni_child(prog, aead):
+    """The internal struct crypto_tfm behind aesni_intel's simd AEAD
+    (simd -> cryptd -> child), or None for another driver."""
+    if module_name(aead.base) != "aesni_intel":
+        return None
+    cryptd = drgn.Object(prog, "struct crypto_aead",
+                         address=prog.read_u64(aead.base.__crt_ctx.address_))
+    name = cryptd.base.__crt_alg.cra_driver_name.string_()
+    if not name.startswith(b"cryptd("):
+        return None
+    child = prog.read_u64(cryptd.base.__crt_ctx.address_ + 8)
+    return drgn.Object(prog, "struct crypto_aead", address=child).base
+
+
 def ktls_contexts(prog):
     """(sock address, struct tls_context) of every kTLS socket."""
     hi = prog["tcp_hashinfo"]
@@ -90,7 +123,16 @@ def places(prog):
             p = ctx.member_(priv)
             if not p.value_():
                 continue
-            a = aes_ctx(prog, drgn.cast("struct %s *" % sw, p).member_(aead))
+            tfm = drgn.cast("struct %s *" % sw, p).member_(aead)
+            child = aesni_child(prog, tfm)
+            if child is not None:
+                yield ("sock 0x%x %s %s.%s %s context" % (
+                    sk, d, sw, aead,
+                    child.__crt_alg.cra_driver_name.string_().decode()), d,
+                    "aesni", child.__crt_ctx.address_,
+                    child.__crt_alg.cra_ctxsize.value_(), None)
+                continue
+            a = aes_ctx(prog, tfm)
             yield ("sock 0x%x %s %s.%s crypto_aes_ctx" % (sk, d, sw, aead), d,
                    "aes", a.address_, drgn.sizeof(a.type_), a)
             t = ghash_table(prog, drgn.cast("struct %s *" % sw, p).member_(aead))
@@ -103,26 +145,46 @@ WHAT = {"info": "tls_context", "aes": "AES key schedule",
         "ghash": "GHASH table (as H = AES_K(0))"}
 
 
+def aesni_holds(prog, addr, size, key):
+    """The kinds ("aes", "ghash") of KEY found in an AES-NI internal
+    context of SIZE bytes at ADDR: its struct generic_gcmaes_ctx starts
+    at the first 16-byte boundary (hash_subkey = H, then the AES key
+    schedule), and ends inside the context (cra_ctxsize counts the
+    alignment's slack)."""
+    base = (addr + AESNI_ALIGN - 1) & ~(AESNI_ALIGN - 1)
+    if base + AESNI_ALIGN + 484 > addr + size:
+        return set()
+    kinds = set()
+    if prog.read(base + AESNI_ALIGN, len(key)) == key:
+        kinds.add("aes")
+    if prog.read(base, AESNI_ALIGN) == ghash_h(key):
+        kinds.add("ghash")
+    return kinds
+
+
 def check(prog, want):
     """Every place as (name, address, size), and the places (a
-    direction's WHAT) where the direction's known key in WANT ({"tx":
-    TEXT, "rx": TEXT}) was not found."""
+    direction's WHAT) where a direction's known key in WANT ({"tx":
+    [TEXT...], "rx": [TEXT...]}) was not found."""
     out, found = [], set()
     for name, d, kind, addr, size, obj in places(prog):
         out.append((name, addr, size))
-        key = want.get(d)
-        if key is None:
-            continue
-        if kind == "info":
-            ok = prog.read(obj.aes_gcm_256.key.address_, len(key)) == key
-        elif kind == "aes":
-            ok = prog.read(obj.key_enc.address_, len(key)) == key
-        else:
-            ok = ghash_h(key) in prog.read(addr, size)
-        if ok:
-            found.add((d, kind))
-    missing = ["the known %s key is not in any kTLS socket's %s" % (d, WHAT[k])
-               for d in want for k in WHAT if (d, k) not in found]
+        for key in want.get(d, ()):
+            if kind == "info":
+                ok = {kind} if prog.read(obj.aes_gcm_256.key.address_,
+                                         len(key)) == key else set()
+            elif kind == "aes":
+                ok = {kind} if prog.read(obj.key_enc.address_,
+                                         len(key)) == key else set()
+            elif kind == "aesni":
+                ok = aesni_holds(prog, addr, size, key)
+            else:
+                ok = {kind} if ghash_h(key) in prog.read(addr, size) else set()
+            found.update((d, k, key) for k in ok)
+    missing = ["the known %s key %r is not in any kTLS socket's %s"
+               % (d, key, WHAT[k])
+               for d in want for key in want[d] for k in WHAT
+               if (d, k, key) not in found]
     return out, missing
 
 
@@ -130,7 +192,7 @@ def main():
     args = sys.argv[1:]
     want = {}
     while args[:1] in (["--tx"], ["--rx"]):
-        want[args[0][2:]] = args[1].encode()
+        want.setdefault(args[0][2:], []).append(args[1].encode())
         args = args[2:]
     prog = drgn.Program()
     prog.set_core_dump(args[0])
