@@ -303,20 +303,30 @@ t_enc_limit() {
 # namespace puts an empty file in its place: root and unshare needed),
 # encryption fails with exit 1 naming the library and its package, and a
 # plain dump still works.
-enc_loads() { LD_DEBUG=files "$@" 2>&1 >/dev/null | grep -q 'calling init: .*/libcrypto\.so\.3$'; }
+# enc_loads CMD...: runs CMD with the loader's trace in a file (a pipe
+# into grep -q would let CMD die of SIGPIPE once grep has its line) and
+# prints yes or no: did it load libcrypto; fails when CMD fails.
+enc_loads() {
+	local ld=$enc_dir/lazy/ld.err
+	LD_DEBUG=files "$@" 2>"$ld" >/dev/null ||
+		{ echo "exit $?: $*"; grep -v '^ *[0-9]*:' "$ld" | tail -5; return 1; }
+	if grep -q 'calling init: .*/libcrypto\.so\.3$' "$ld"; then echo yes; else echo no; fi
+}
 t_enc_lazy_crypto() {
-	local d=$enc_dir/lazy rcpt lib msg
+	local d=$enc_dir/lazy rcpt lib msg l
 	enc_keys || return 1
 	mkdir -p "$d" && rm -f "$d"/*
 	rcpt=$(cat "$enc_dir/rcpt1")
 	readelf -d "$top/vmsift" | grep -q 'NEEDED.*libcrypto' && { echo "vmsift NEEDs libcrypto"; return 1; }
-	enc_loads vmsift --mem-usage "$enc_in" && { echo "--mem-usage loaded libcrypto"; return 1; }
-	enc_loads vmsift -l -d 31 --message-level 0 "$enc_in" "$d/plain" &&
-		{ echo "a plain dump loaded libcrypto"; return 1; }
-	enc_loads vmsift -l -d 31 --message-level 0 --encrypt-to "$rcpt" "$enc_in" "$d/enc" ||
-		{ echo "--encrypt-to did not load libcrypto"; return 1; }
-	enc_loads vmsift --identity "$enc_dir/key1" -R "$d/back" < "$d/enc" ||
-		{ echo "--identity did not load libcrypto"; return 1; }
+	l=$(enc_loads vmsift --mem-usage "$enc_in") || { echo "$l"; return 1; }
+	[ "$l" = no ] || { echo "--mem-usage loaded libcrypto"; return 1; }
+	l=$(enc_loads vmsift -l -d 31 --message-level 0 "$enc_in" "$d/plain") || { echo "$l"; return 1; }
+	[ "$l" = no ] || { echo "a plain dump loaded libcrypto"; return 1; }
+	l=$(enc_loads vmsift -l -d 31 --message-level 0 --encrypt-to "$rcpt" "$enc_in" "$d/enc") ||
+		{ echo "$l"; return 1; }
+	[ "$l" = yes ] || { echo "--encrypt-to did not load libcrypto"; return 1; }
+	l=$(enc_loads vmsift --identity "$enc_dir/key1" -R "$d/back" < "$d/enc") || { echo "$l"; return 1; }
+	[ "$l" = yes ] || { echo "--identity did not load libcrypto"; return 1; }
 	cmp "$d/plain" "$d/back" || return 1
 	lib=$(ldconfig -p | sed -n 's/.*libcrypto\.so\.3 (libc6,x86-64) => //p' | head -1)
 	if [ "$(id -u)" != 0 ] || [ -z "$lib" ] || ! unshare -m true 2>/dev/null; then
