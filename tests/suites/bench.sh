@@ -45,7 +45,7 @@ t_bench_timed() {
 # with the case), a term equals the arithmetic done here with awk (2 TB
 # at -d 1, one core: 2e12 bytes over the -d 1 row's read+zero rate), and
 # the measured dumps are scaled from the right rows, vmsift and
-# makedumpfile, at -d 31 and at -d 1.
+# makedumpfile, at -d 31 (lzo and zlib) and at -d 1.
 t_bench_model() {
 	local d=$work/bench-model
 	rm -rf "$d" && mkdir -p "$d"
@@ -76,6 +76,9 @@ t_bench_model() {
 	want=$(awk 'BEGIN { k = 2e12 / (64 * 2^30); printf "| `scale/big-64G/lzo/d1/mdf` | %.0f | %.0f |", 81 * k, 70 * k }')
 	grep -qF -- "$want" "$d/model" ||
 		{ echo "no row '$want':"; cat "$d/model"; return 1; }
+	want=$(awk 'BEGIN { k = 2e12 / (256 * 2^30); printf "| `scale/big-256G/zlib/d31/t1` | %.0f | %.0f |", 60 * k, 30 * k }')
+	grep -qF -- "$want" "$d/model" ||
+		{ echo "no row '$want':"; cat "$d/model"; return 1; }
 	want=$(awk 'BEGIN { k = 16e12 / 2^40; printf "| `scale/big-1024G/lzo/d31/t1` | %.0f | %.0f | %.0f | %.0f |", 300 * 2 / 16 * k, 100 * 2 / 16 * k, 300 * k, 100 * k }')
 	grep -qF -- "$want" "$d/model" ||
 		{ echo "no row '$want':"; cat "$d/model"; return 1; }
@@ -86,8 +89,9 @@ t_bench_model() {
 # (tests/gen/mkbig, 3 s, 155 MiB on disk), every case: the rows are
 # named for the model, vmsift's lzo dumps are makedumpfile's bytes ("yes"
 # in the column, which compares sha256 of the outputs) and its zlib
-# dumps are not (libdeflate: "no"), and the load column holds a number.
-# About 30 s.
+# dumps are not (libdeflate: "no"), and the load column holds a number;
+# --case runs the one case given, and --repeat 2 gives each wall and CPU
+# cell its range.  About 40 s.
 t_bench_scale_rows() {
 	local d=$work/bench-scale
 	rm -rf "$d" && mkdir -p "$d"
@@ -103,6 +107,22 @@ t_bench_scale_rows() {
 	done
 	grep -Eq '^\| scale/big-4G/lzo/d31/mdf \|.*\| — \| [0-9.]+ \|$' "$d/out" ||
 		{ echo "no makedumpfile row:"; cat "$d/out"; return 1; }
+	# --case: that case alone on the member (no lzo rows, -d 1 neither),
+	# and with --repeat 2 each wall and CPU cell "median (min-max)"
+	BENCH_DIR=$d VMSIFT=$top/vmsift $PY "$top/bench/run" --scale --repeat 2 \
+		--case zlib/d31 "$d/big-4G.vmcore" > "$d/case" 2> "$d/err" ||
+		{ echo "bench/run --scale --case failed:"; cat "$d/err"; return 1; }
+	[ "$(grep -c '^| scale/' "$d/case")" = 3 ] &&
+		[ "$(grep -c '^| scale/big-4G/zlib/d31/' "$d/case")" = 3 ] ||
+		{ echo "--case zlib/d31: not its three rows alone:"; cat "$d/case"; return 1; }
+	awk -F'|' '/^\| scale\// { for (c = 7; c <= 8; c++) {
+		if (split($c, v, /[ ()-]+/) != 5 || !(v[3] <= v[2] && v[2] <= v[4])) bad = 1 }
+		n++ } END { exit bad || n != 3 }' "$d/case" ||
+		{ echo "wall and CPU cells not 'median (min-max)' with min <= median <= max:"; cat "$d/case"; return 1; }
+	BENCH_DIR=$d $PY "$top/bench/run" --scale --case zlib/d1 "$d/big-4G.vmcore" > "$d/out" 2>&1 &&
+		{ echo "--case zlib/d1 (no such case) accepted:"; cat "$d/out"; return 1; }
+	grep -q 'no --scale case zlib/d1' "$d/out" ||
+		{ echo "--case zlib/d1 refused without saying why:"; cat "$d/out"; return 1; }
 	rm -rf "$d"
 }
 
