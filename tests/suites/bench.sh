@@ -91,7 +91,8 @@ t_bench_model() {
 # in the column, which compares sha256 of the outputs) and its zlib
 # dumps are not (libdeflate: "no"), and the load column holds a number;
 # --case runs the one case given, and --repeat 2 gives each wall and CPU
-# cell its range.  About 40 s.
+# cell its range; makedumpfile failing leaves vmsift's rows, saying so.
+# About 45 s.
 t_bench_scale_rows() {
 	local d=$work/bench-scale
 	rm -rf "$d" && mkdir -p "$d"
@@ -119,6 +120,18 @@ t_bench_scale_rows() {
 		if (split($c, v, /[ ()-]+/) != 5 || !(v[3] <= v[2] && v[2] <= v[4])) bad = 1 }
 		n++ } END { exit bad || n != 3 }' "$d/case" ||
 		{ echo "wall and CPU cells not 'median (min-max)' with min <= median <= max:"; cat "$d/case"; return 1; }
+	# makedumpfile failing (here: an option it does not know) costs its
+	# own row only: vmsift's rows stay, say so, and its message is shown
+	printf '#!/bin/sh\nexec makedumpfile --no-such-option "$@"\n' > "$d/mdf-fails"
+	chmod +x "$d/mdf-fails"
+	MAKEDUMPFILE=$d/mdf-fails BENCH_DIR=$d VMSIFT=$top/vmsift $PY "$top/bench/run" --scale \
+		--repeat 1 --case lzo/d31 "$d/big-4G.vmcore" > "$d/fail" 2> "$d/err" ||
+		{ echo "bench/run --scale stopped when makedumpfile failed:"; cat "$d/err"; return 1; }
+	[ "$(grep -c '^| scale/big-4G/lzo/d31/t[12] |.*| mdf failed | mdf failed | [0-9.]* |$' "$d/fail")" = 2 ] &&
+		! grep -q '^| scale/.*/mdf |' "$d/fail" ||
+		{ echo "makedumpfile failed: not vmsift's two rows saying so and none of its own:"; cat "$d/fail"; return 1; }
+	grep -q 'no-such-option' "$d/err" ||
+		{ echo "makedumpfile's failure not shown:"; cat "$d/err"; return 1; }
 	BENCH_DIR=$d $PY "$top/bench/run" --scale --case zlib/d1 "$d/big-4G.vmcore" > "$d/out" 2>&1 &&
 		{ echo "--case zlib/d1 (no such case) accepted:"; cat "$d/out"; return 1; }
 	grep -q 'no --scale case zlib/d1' "$d/out" ||
