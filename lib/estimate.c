@@ -332,12 +332,12 @@ static void pick(struct vs_estimate *e, size_t cap)
 	if (!want)
 		return;
 	off = (e->seed & 0xffffffff) % want;
-	/* the k-th non-zero page is picked when k is floor((j * nz + off)
-	 * / want) for the next j (as vs_sample_trim() places them) */
+	/* the k-th non-zero page is picked when it is the next j's place,
+	 * as vs_sample_trim() places them */
 	for (uint64_t i = n0; i < e->nitems && j < want; i++) {
 		if (e->items[i].zero)
 			continue;
-		if (k++ != (j * nz + off) / want)
+		if (k++ != vs_sample_place(j, nz, want, off))
 			continue;
 		e->items[i].picked = 1;
 		e->picked[e->npicked++] = i;

@@ -83,8 +83,7 @@ void vs_sample_trim(struct vs_sample *s, size_t n)
 	if (n == 0 || m <= n)
 		return;
 	off = s->seed % n;
-	/* m > n: each place is at least one past the one before */
 	for (uint64_t j = 0; j < n; j++)
-		s->items[j] = s->items[(j * m + off) / n];
+		s->items[j] = s->items[vs_sample_place(j, m, n, off)];
 	s->n = n;
 }
