@@ -183,7 +183,7 @@ t_erase_x_types() {
 
 if [ "${VMSIFT_ERASE_FULL:-0}" = 1 ] && [ ! -f "$erase_vmlinux" ]; then
 	(export VMSIFT_CACHE=$erase_cache; . "$top/tests/harness/lib.sh" &&
-		fetch_dbg_vmlinux "$erase_kver") >&2 || true
+		fetch_dbg_vmlinux "$erase_kver") >&2
 fi
 if [ -f "$erase_vmlinux" ] && [ -f "$erase_vmcore" ] && command -v gdb >/dev/null; then
 	run_test "erase: SYMBOL:TYPE rules with no declared types (BTF mode) write the same dump as makedumpfile's syntax with DWARF" \
@@ -202,6 +202,9 @@ if [ -f "$erase_vmlinux" ] && [ -f "$erase_vmcore" ] && command -v gdb >/dev/nul
 	else
 		log "# skipped: erase vs makedumpfile -x --config (VMSIFT_ERASE_FULL=1 makes its reference, minutes)"
 	fi
+elif [ "${VMSIFT_ERASE_FULL:-0}" = 1 ]; then
+	# asked for: a failed fetch or a missing gdb is a failure, not a skip
+	run_test "erase: VMSIFT_ERASE_FULL=1 has gdb, the vmcore and $erase_vmlinux" false
 else
 	log "# skipped: erase on the real vmcore (needs gdb and $erase_vmlinux; VMSIFT_ERASE_FULL=1 fetches it)"
 fi
