@@ -139,6 +139,70 @@ t_bench_scale_rows() {
 	rm -rf "$d"
 }
 
+# t_bench_capture_console: bench/run --capture --reuse on a made-up run
+# whose console (serial.log) has bench/capture/4G-irq/mkspecs' lines: each
+# dump row gets the TLB, CAL and RES counts its own run added (after
+# minus before, summed over the CPUs: 400, 20, 6 for the two-thread row,
+# line 3 of bench.tsv), not its neighbour's; the two-reader kread row sums
+# both readers' system time (3 + 5 s over 2 x 0.5 GB: 8.00 s/GB, TLB
+# 1000/GB); a row without console lines (the raw read, line 1) gets none.
+# And CAPTURE_NICE reaches the harness as --nice (absent when unset).
+t_bench_capture_console() {
+	local d=$work/bench-capture
+	rm -rf "$d" && mkdir -p "$d/c/results"
+	echo 'qemu-system-x86_64 -m 4096M,slots=1,maxmem=8704M -smp 2 -append crashkernel=256M' > "$d/c/serial.cmdline"
+	local r1='vmcore|0|0|raw|read|0|read	0	5.0	0.2	4.8	1500	536870912'
+	local r2='vmcore|2|1|-l -d 1|vmsift|1|auto	0	20.0	15.0	5.0	3000	1000'
+	local r3='vmcore|2|1|-l -d 1|vmsift|2|auto	0	30.0	25.0	24.0	9000	1000'
+	local r4='vmcore|2|1|kread 1024 MiB|2 readers|1|read	0	9.0	2.0	8.0	1600	-1'
+	printf '%s\n' "$r1" "$r2" "$r3" "$r4" > "$d/c/results/bench.tsv"
+	{
+		printf 'HARNESS: row: %s\r\n' "$r1"
+		printf 'capture4g-irq:run:a:2\ncapture4g-irq:TLB:  10  20  TLB shootdowns\ncapture4g-irq:CAL: 1 1 Function call interrupts\ncapture4g-irq:RES: 0 0 Rescheduling interrupts\n'
+		printf 'capture4g-irq:run:a:2\ncapture4g-irq:TLB:  11  20  TLB shootdowns\ncapture4g-irq:CAL: 1 2 Function call interrupts\ncapture4g-irq:RES: 0 1 Rescheduling interrupts\n'
+		printf 'HARNESS: row: %s\n' "$r2"
+		printf 'capture4g-irq:run:b:2\ncapture4g-irq:RES: 1 1 x\ncapture4g-irq:CAL: 10 10 x\ncapture4g-irq:TLB: 100 200 x\n'
+		echo '[   12.3] a kernel line between'
+		printf 'capture4g-irq:run:b:2\ncapture4g-irq:RES: 4 4 x\ncapture4g-irq:CAL: 20 20 x\ncapture4g-irq:TLB: 300 400 x\n'
+		printf 'HARNESS: row: %s\n' "$r3"
+		printf 'capture4g-irq:run:k:2\ncapture4g-irq:TLB: 0 0 x\ncapture4g-irq:CAL: 0 0 x\ncapture4g-irq:RES: 0 0 x\n'
+		printf 'capture4g-irq:run:k:2\ncapture4g-irq:TLB: 500 500 x\ncapture4g-irq:CAL: 0 100 x\ncapture4g-irq:RES: 0 0 x\n'
+		printf 'capture4g-kread:kread-read-2-idle:2\t0\t8.5\t1.0\t3.0\t1500\t500000000\n'
+		printf 'capture4g-kread:kread-read-2-idle:2\t0\t8.9\t1.0\t5.0\t1500\t500000000\n'
+		printf 'HARNESS: row: %s\n' "$r4"
+	} > "$d/c/serial.log"
+	$PY "$top/bench/run" --capture --reuse --capture-out "$d/c" > "$d/out" 2> "$d/err" ||
+		{ echo "bench/run --capture --reuse failed:"; cat "$d/err"; return 1; }
+	grep -Fq '| -l -d 1 | vmsift | 2 | 2 | /proc/vmcore | 30.0 | 25.00 | 24.00 | 400 | 20 | 6 | 1 | 3 |' "$d/out" &&
+		grep -Fq '| -l -d 1 | vmsift | 1 | 2 | /proc/vmcore | 20.0 | 15.00 | 5.00 | 1 | 1 | 1 | 1 | 2 |' "$d/out" ||
+		{ echo "the dumps' interrupt counts not their own runs':"; cat "$d/out"; return 1; }
+	grep -Fq '| read() | 2 readers | 2 | 9.0 | 2.00 | 8.00 | **8.00** | 1000 | 100 | 0 | 1 | 4 |' "$d/out" ||
+		{ echo "the two readers' row not their summed user/sys per GB:"; cat "$d/out"; return 1; }
+	! grep -q '| raw |' "$d/out" && ! grep -q '| kread.*| 2 readers |.*×' "$d/out" ||
+		{ echo "raw or kread rows in the dump tables:"; cat "$d/out"; return 1; }
+	local nice
+	for nice in 5 ''; do
+		CAPTURE_NICE=$nice $PY - "$top/bench/run" "$d/c" > "$d/argv" 2>&1 <<-'EOF' ||
+			import argparse, importlib.machinery, importlib.util, subprocess, sys
+			loader = importlib.machinery.SourceFileLoader('benchrun', sys.argv[1])
+			spec = importlib.util.spec_from_loader('benchrun', loader)
+			b = importlib.util.module_from_spec(spec)
+			loader.exec_module(b)
+			subprocess.run = lambda argv, **kw: print(' '.join(argv))
+			b.capture_run(argparse.Namespace(capture_out=[sys.argv[2]],
+			                                 reuse=False, repeat=3))
+		EOF
+			{ echo "capture_run failed:"; cat "$d/argv"; return 1; }
+		if [ -n "$nice" ]; then
+			grep -q 'kdump-test --bench 3 .* --nice 5$' "$d/argv"
+		else
+			grep -q 'kdump-test --bench 3 ' "$d/argv" && ! grep -q -- '--nice' "$d/argv"
+		fi || { echo "CAPTURE_NICE='$nice': not the harness's --nice:"; cat "$d/argv"; return 1; }
+	done
+	rm -rf "$d"
+}
+
 run_test "bench: bench/run --scale names its rows and tells whether vmsift's dump is makedumpfile's bytes (lzo yes, zlib no)" t_bench_scale_rows
 run_test "bench: bench/run times a command inside BENCH_MEASURE (the lock's wait not counted), its CPU and RSS alone" t_bench_timed
 run_test "bench: bench/run --model names the row of each input and scales the measured dumps from them" t_bench_model
+run_test "bench: bench/run --capture counts each run's cross-CPU interrupts and the raw readers' system time per GB, and passes CAPTURE_NICE to the harness" t_bench_capture_console
