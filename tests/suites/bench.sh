@@ -146,7 +146,9 @@ t_bench_scale_rows() {
 # line 3 of bench.tsv), not its neighbour's; the two-reader kread row sums
 # both readers' system time (3 + 5 s over 2 x 0.5 GB: 8.00 s/GB, TLB
 # 1000/GB); a row without console lines (the raw read, line 1) gets none.
-# And CAPTURE_NICE reaches the harness as --nice (absent when unset).
+# QEMU's vCPU threads' host times come from the samples around each run;
+# bench/run's sampler finds the right process.  And CAPTURE_NICE reaches
+# the harness as --nice (absent when unset).
 t_bench_capture_console() {
 	local d=$work/bench-capture
 	rm -rf "$d" && mkdir -p "$d/c/results"
@@ -180,6 +182,45 @@ t_bench_capture_console() {
 		{ echo "the two readers' row not their summed user/sys per GB:"; cat "$d/out"; return 1; }
 	! grep -q '| raw |' "$d/out" && ! grep -q '| kread.*| 2 readers |.*×' "$d/out" ||
 		{ echo "raw or kread rows in the dump tables:"; cat "$d/out"; return 1; }
+	# qemu-sched.tsv (bench/run's sampler of QEMU's threads): the run of
+	# bench.tsv line 3 lies between serial.log lines 12 and 21 (its row);
+	# samples at lines 13 and 21: thread 7 (the busiest: vCPU thread A) on
+	# CPU 12.5 s and waiting 5.0 s of the 20 s between them, asleep 2.5;
+	# thread 8 on CPU 2.0, waiting 1.0; the waiting share 6 / 20.5.
+	{
+		printf '100.00\t1\t7\tqemu\t0\t0\t1\t0\t0\n100.00\t1\t8\tqemu\t0\t0\t1\t0\t0\n'
+		printf '100.00\t1\t1\tqemu\t0\t0\t1\t0\t0\n'
+		printf '110.00\t13\t7\tqemu\t1000000000\t1000000000\t1\t0\t0\n110.00\t13\t8\tqemu\t0\t0\t1\t0\t0\n'
+		printf '110.00\t13\t1\tqemu\t5000000\t0\t1\t0\t0\n'
+		printf '130.00\t21\t7\tqemu\t13500000000\t6000000000\t1\t0\t0\n130.00\t21\t8\tqemu\t2000000000\t1000000000\t1\t0\t0\n'
+		printf '130.00\t21\t1\tqemu\t10000000\t0\t1\t0\t0\n'
+		printf '140.00\t30\t7\tqemu\t20000000000\t6000000000\t1\t0\t0\n140.00\t30\t8\tqemu\t3000000000\t1000000000\t1\t0\t0\n'
+		printf '140.00\t30\t1\tqemu\t10000000\t0\t1\t0\t0\n'
+	} > "$d/c/qemu-sched.tsv"
+	$PY "$top/bench/run" --capture --reuse --capture-out "$d/c" > "$d/out" 2> "$d/err" ||
+		{ echo "bench/run --capture --reuse with qemu-sched.tsv failed:"; cat "$d/err"; return 1; }
+	grep -Fq '| -l -d 1 | vmsift | 2 | 2 | 30.0 | 49.0 | 20.0 | 12.5 / 5.0 / 2.5 | 2.0 / 1.0 / 17.0 | **0.29** | 1 | 3 |' "$d/out" ||
+		{ echo "the vCPU threads' host times not those between the run's samples:"; cat "$d/out"; return 1; }
+	# the sampler finds the QEMU that writes OUT/serial.log (here a
+	# process named qemu-system-test with it in its arguments) and writes
+	# its schedstat with serial.log's line count
+	: > "$d/c/qemu-sched.tsv"
+	(exec -a qemu-system-test $PY -c 'import time; time.sleep(4)' "$d/c/serial.log") &
+	local qpid=$!
+	$PY - "$top/bench/run" "$d/c" > "$d/sample" 2>&1 <<-'EOF' ||
+		import importlib.machinery, importlib.util, sys, threading
+		loader = importlib.machinery.SourceFileLoader('benchrun', sys.argv[1])
+		spec = importlib.util.spec_from_loader('benchrun', loader)
+		b = importlib.util.module_from_spec(spec)
+		loader.exec_module(b)
+		stop = threading.Event()
+		threading.Timer(2.5, stop.set).start()
+		b.qemu_sample(sys.argv[2], stop, period=0.5)
+	EOF
+		{ echo "qemu_sample failed:"; cat "$d/sample"; kill $qpid; return 1; }
+	kill $qpid 2>/dev/null; wait $qpid 2>/dev/null
+	awk -F'\t' -v p=$qpid -v n="$(grep -c '' "$d/c/serial.log")" '$3 == p && $2 == n && $5 > 0 && $6 ~ /^[0-9]+$/ { k++ } END { exit k < 2 }' "$d/c/qemu-sched.tsv" ||
+		{ echo "no samples of the process writing serial.log (pid $qpid):"; cat "$d/c/qemu-sched.tsv"; return 1; }
 	local nice
 	for nice in 5 ''; do
 		CAPTURE_NICE=$nice $PY - "$top/bench/run" "$d/c" > "$d/argv" 2>&1 <<-'EOF' ||
@@ -205,4 +246,4 @@ t_bench_capture_console() {
 run_test "bench: bench/run --scale names its rows and tells whether vmsift's dump is makedumpfile's bytes (lzo yes, zlib no)" t_bench_scale_rows
 run_test "bench: bench/run times a command inside BENCH_MEASURE (the lock's wait not counted), its CPU and RSS alone" t_bench_timed
 run_test "bench: bench/run --model names the row of each input and scales the measured dumps from them" t_bench_model
-run_test "bench: bench/run --capture counts each run's cross-CPU interrupts and the raw readers' system time per GB, and passes CAPTURE_NICE to the harness" t_bench_capture_console
+run_test "bench: bench/run --capture counts each run's cross-CPU interrupts, the raw readers' system time per GB and QEMU's vCPU threads' host time, and passes CAPTURE_NICE to the harness" t_bench_capture_console
