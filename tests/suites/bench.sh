@@ -186,7 +186,8 @@ t_bench_capture_console() {
 	# bench.tsv line 3 lies between serial.log lines 12 and 21 (its row);
 	# samples at lines 13 and 21: thread 7 (the busiest: vCPU thread A) on
 	# CPU 12.5 s and waiting 5.0 s of the 20 s between them, asleep 2.5;
-	# thread 8 on CPU 2.0, waiting 1.0; the waiting share 6 / 20.5.
+	# thread 8 on CPU 2.0, waiting 1.0; the waiting share 6 / 20.5.  Line
+	# 2's run began before the first sample: no host times for it.
 	{
 		printf '100.00\t1\t7\tqemu\t0\t0\t1\t0\t0\n100.00\t1\t8\tqemu\t0\t0\t1\t0\t0\n'
 		printf '100.00\t1\t1\tqemu\t0\t0\t1\t0\t0\n'
@@ -201,6 +202,8 @@ t_bench_capture_console() {
 		{ echo "bench/run --capture --reuse with qemu-sched.tsv failed:"; cat "$d/err"; return 1; }
 	grep -Fq '| -l -d 1 | vmsift | 2 | 2 | 30.0 | 49.0 | 20.0 | 12.5 / 5.0 / 2.5 | 2.0 / 1.0 / 17.0 | **0.29** | 1 | 3 |' "$d/out" ||
 		{ echo "the vCPU threads' host times not those between the run's samples:"; cat "$d/out"; return 1; }
+	! grep -Fq '| -l -d 1 | vmsift | 1 | 2 | 20.0 | 20.0 |' "$d/out" ||
+		{ echo "host times for a run whose start the samples missed (bench.tsv line 2):"; cat "$d/out"; return 1; }
 	# the sampler finds the QEMU that writes OUT/serial.log (here a
 	# process named qemu-system-test with it in its arguments) and writes
 	# its schedstat with serial.log's line count
