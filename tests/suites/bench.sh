@@ -139,6 +139,114 @@ t_bench_scale_rows() {
 	rm -rf "$d"
 }
 
+# t_bench_capture_console: bench/run --capture --reuse on a made-up run
+# whose console (serial.log) has bench/capture/4G-irq/mkspecs' lines: each
+# dump row gets the TLB, CAL and RES counts its own run added (after
+# minus before, summed over the CPUs: 400, 20, 6 for the two-thread row,
+# line 3 of bench.tsv), not its neighbour's; the two-reader kread row sums
+# both readers' system time (3 + 5 s over 2 x 0.5 GB: 8.00 s/GB, TLB
+# 1000/GB); a row without console lines (the raw read, line 1) gets none.
+# QEMU's vCPU threads' host times come from the samples around each run;
+# bench/run's sampler finds the right process.  And CAPTURE_NICE reaches
+# the harness as --nice (absent when unset).
+t_bench_capture_console() {
+	local d=$work/bench-capture
+	rm -rf "$d" && mkdir -p "$d/c/results"
+	echo 'qemu-system-x86_64 -m 4096M,slots=1,maxmem=8704M -smp 2 -append crashkernel=256M' > "$d/c/serial.cmdline"
+	local r1='vmcore|0|0|raw|read|0|read	0	5.0	0.2	4.8	1500	536870912'
+	local r2='vmcore|2|1|-l -d 1|vmsift|1|auto	0	20.0	15.0	5.0	3000	1000'
+	local r3='vmcore|2|1|-l -d 1|vmsift|2|auto	0	30.0	25.0	24.0	9000	1000'
+	local r4='vmcore|2|1|kread 1024 MiB|2 readers|1|read	0	9.0	2.0	8.0	1600	-1'
+	printf '%s\n' "$r1" "$r2" "$r3" "$r4" > "$d/c/results/bench.tsv"
+	{
+		printf 'HARNESS: row: %s\r\n' "$r1"
+		printf 'capture4g-irq:run:a:2\ncapture4g-irq:TLB:  10  20  TLB shootdowns\ncapture4g-irq:CAL: 1 1 Function call interrupts\ncapture4g-irq:RES: 0 0 Rescheduling interrupts\n'
+		printf 'capture4g-irq:run:a:2\ncapture4g-irq:TLB:  11  20  TLB shootdowns\ncapture4g-irq:CAL: 1 2 Function call interrupts\ncapture4g-irq:RES: 0 1 Rescheduling interrupts\n'
+		printf 'HARNESS: row: %s\n' "$r2"
+		printf 'capture4g-irq:run:b:2\ncapture4g-irq:RES: 1 1 x\ncapture4g-irq:CAL: 10 10 x\ncapture4g-irq:TLB: 100 200 x\n'
+		echo '[   12.3] a kernel line between'
+		printf 'capture4g-irq:run:b:2\ncapture4g-irq:RES: 4 4 x\ncapture4g-irq:CAL: 20 20 x\ncapture4g-irq:TLB: 300 400 x\n'
+		printf 'HARNESS: row: %s\n' "$r3"
+		printf 'capture4g-irq:run:k:2\ncapture4g-irq:TLB: 0 0 x\ncapture4g-irq:CAL: 0 0 x\ncapture4g-irq:RES: 0 0 x\n'
+		printf 'capture4g-irq:run:k:2\ncapture4g-irq:TLB: 500 500 x\ncapture4g-irq:CAL: 0 100 x\ncapture4g-irq:RES: 0 0 x\n'
+		printf 'capture4g-kread:kread-read-2-idle:2\t0\t8.5\t1.0\t3.0\t1500\t500000000\n'
+		printf 'capture4g-kread:kread-read-2-idle:2\t0\t8.9\t1.0\t5.0\t1500\t500000000\n'
+		printf 'HARNESS: row: %s\n' "$r4"
+	} > "$d/c/serial.log"
+	$PY "$top/bench/run" --capture --reuse --capture-out "$d/c" > "$d/out" 2> "$d/err" ||
+		{ echo "bench/run --capture --reuse failed:"; cat "$d/err"; return 1; }
+	grep -Fq '| -l -d 1 | vmsift | 2 | 2 | /proc/vmcore | 30.0 | 25.00 | 24.00 | 400 | 20 | 6 | 1 | 3 |' "$d/out" &&
+		grep -Fq '| -l -d 1 | vmsift | 1 | 2 | /proc/vmcore | 20.0 | 15.00 | 5.00 | 1 | 1 | 1 | 1 | 2 |' "$d/out" ||
+		{ echo "the dumps' interrupt counts not their own runs':"; cat "$d/out"; return 1; }
+	grep -Fq '| read() | 2 readers | 2 | 9.0 | 2.00 | 8.00 | **8.00** | 1000 | 100 | 0 | 1 | 4 |' "$d/out" ||
+		{ echo "the two readers' row not their summed user/sys per GB:"; cat "$d/out"; return 1; }
+	! grep -q '| raw |' "$d/out" && ! grep -q '| kread.*| 2 readers |.*×' "$d/out" ||
+		{ echo "raw or kread rows in the dump tables:"; cat "$d/out"; return 1; }
+	# qemu-sched.tsv (bench/run's sampler of QEMU's threads): the run of
+	# bench.tsv line 3 lies between serial.log lines 12 and 21 (its row);
+	# samples at lines 13 and 21: thread 7 (the busiest: vCPU thread A) on
+	# CPU 12.5 s and waiting 5.0 s of the 20 s between them, asleep 2.5;
+	# thread 8 on CPU 2.0, waiting 1.0; the waiting share 6 / 20.5.  Line
+	# 2's run began before the first sample: no host times for it.
+	{
+		printf '100.00\t1\t7\tqemu\t0\t0\t1\t0\t0\n100.00\t1\t8\tqemu\t0\t0\t1\t0\t0\n'
+		printf '100.00\t1\t1\tqemu\t0\t0\t1\t0\t0\n'
+		printf '110.00\t13\t7\tqemu\t1000000000\t1000000000\t1\t0\t0\n110.00\t13\t8\tqemu\t0\t0\t1\t0\t0\n'
+		printf '110.00\t13\t1\tqemu\t5000000\t0\t1\t0\t0\n'
+		printf '130.00\t21\t7\tqemu\t13500000000\t6000000000\t1\t0\t0\n130.00\t21\t8\tqemu\t2000000000\t1000000000\t1\t0\t0\n'
+		printf '130.00\t21\t1\tqemu\t10000000\t0\t1\t0\t0\n'
+		printf '140.00\t30\t7\tqemu\t20000000000\t6000000000\t1\t0\t0\n140.00\t30\t8\tqemu\t3000000000\t1000000000\t1\t0\t0\n'
+		printf '140.00\t30\t1\tqemu\t10000000\t0\t1\t0\t0\n'
+	} > "$d/c/qemu-sched.tsv"
+	$PY "$top/bench/run" --capture --reuse --capture-out "$d/c" > "$d/out" 2> "$d/err" ||
+		{ echo "bench/run --capture --reuse with qemu-sched.tsv failed:"; cat "$d/err"; return 1; }
+	grep -Fq '| -l -d 1 | vmsift | 2 | 2 | 30.0 | 49.0 | 20.0 | 12.5 / 5.0 / 2.5 | 2.0 / 1.0 / 17.0 | **0.29** | 1 | 3 |' "$d/out" ||
+		{ echo "the vCPU threads' host times not those between the run's samples:"; cat "$d/out"; return 1; }
+	! grep -Fq '| -l -d 1 | vmsift | 1 | 2 | 20.0 | 20.0 |' "$d/out" ||
+		{ echo "host times for a run whose start the samples missed (bench.tsv line 2):"; cat "$d/out"; return 1; }
+	# the sampler finds the QEMU that writes OUT/serial.log (here a
+	# process named qemu-system-test with it in its arguments) and writes
+	# its schedstat with serial.log's line count
+	: > "$d/c/qemu-sched.tsv"
+	(exec -a qemu-system-test $PY -c 'import time; time.sleep(4)' "$d/c/serial.log") &
+	local qpid=$!
+	$PY - "$top/bench/run" "$d/c" > "$d/sample" 2>&1 <<-'EOF' ||
+		import importlib.machinery, importlib.util, sys, threading
+		loader = importlib.machinery.SourceFileLoader('benchrun', sys.argv[1])
+		spec = importlib.util.spec_from_loader('benchrun', loader)
+		b = importlib.util.module_from_spec(spec)
+		loader.exec_module(b)
+		stop = threading.Event()
+		threading.Timer(2.5, stop.set).start()
+		b.qemu_sample(sys.argv[2], stop, period=0.5)
+	EOF
+		{ echo "qemu_sample failed:"; cat "$d/sample"; kill $qpid; return 1; }
+	kill $qpid 2>/dev/null; wait $qpid 2>/dev/null
+	awk -F'\t' -v p=$qpid -v n="$(grep -c '' "$d/c/serial.log")" '$3 == p && $2 == n && $5 > 0 && $6 ~ /^[0-9]+$/ { k++ } END { exit k < 2 }' "$d/c/qemu-sched.tsv" ||
+		{ echo "no samples of the process writing serial.log (pid $qpid):"; cat "$d/c/qemu-sched.tsv"; return 1; }
+	local nice
+	for nice in 5 ''; do
+		CAPTURE_NICE=$nice $PY - "$top/bench/run" "$d/c" > "$d/argv" 2>&1 <<-'EOF' ||
+			import argparse, importlib.machinery, importlib.util, subprocess, sys
+			loader = importlib.machinery.SourceFileLoader('benchrun', sys.argv[1])
+			spec = importlib.util.spec_from_loader('benchrun', loader)
+			b = importlib.util.module_from_spec(spec)
+			loader.exec_module(b)
+			subprocess.run = lambda argv, **kw: print(' '.join(argv))
+			b.capture_run(argparse.Namespace(capture_out=[sys.argv[2]],
+			                                 reuse=False, repeat=3))
+		EOF
+			{ echo "capture_run failed:"; cat "$d/argv"; return 1; }
+		if [ -n "$nice" ]; then
+			grep -q 'kdump-test --bench 3 .* --nice 5$' "$d/argv"
+		else
+			grep -q 'kdump-test --bench 3 ' "$d/argv" && ! grep -q -- '--nice' "$d/argv"
+		fi || { echo "CAPTURE_NICE='$nice': not the harness's --nice:"; cat "$d/argv"; return 1; }
+	done
+	rm -rf "$d"
+}
+
 run_test "bench: bench/run --scale names its rows and tells whether vmsift's dump is makedumpfile's bytes (lzo yes, zlib no)" t_bench_scale_rows
 run_test "bench: bench/run times a command inside BENCH_MEASURE (the lock's wait not counted), its CPU and RSS alone" t_bench_timed
 run_test "bench: bench/run --model names the row of each input and scales the measured dumps from them" t_bench_model
+run_test "bench: bench/run --capture counts each run's cross-CPU interrupts, the raw readers' system time per GB and QEMU's vCPU threads' host time, and passes CAPTURE_NICE to the harness" t_bench_capture_console
