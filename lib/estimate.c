@@ -26,14 +26,11 @@
  * at 1 in 4 and snappy 1 in 1 the codecs were still 63% of it on
  * kdump-384M): their mean is lzo's over every page times the ratio of
  * their sizes to lzo's over their own pages, which follows a page's
- * compressibility as lzo's size does (a page's zlib size is lzo's times
- * a ratio that varies least of the three, correlation 0.98 to 0.999 over
- * every page of six carried vmcores).  zlib (libdeflate, about 40 us a
- * page) 1 in 16, zstd 1 in 8, snappy 1 in 4: the worst error over 16
- * phases of every carried vmcore is 6.7%; zstd or snappy at half that
- * gave 9.7% (doc/mem-usage.md). */
+ * compressibility as lzo's size does.  At 1 in 8, snappy 1 in 4, the
+ * worst error over 8 phases of every carried vmcore is 5.0%, 4.1% at 1
+ * in 4 and 1 (doc/mem-usage.md). */
 static const unsigned est_every[VS_NR_CODECS] = {
-	[VMSIFT_CODEC_ZLIB - VMSIFT_CODEC_ZLIB] = 16,
+	[VMSIFT_CODEC_ZLIB - VMSIFT_CODEC_ZLIB] = 8,
 	[VMSIFT_CODEC_LZO - VMSIFT_CODEC_ZLIB] = 1,
 	[VMSIFT_CODEC_SNAPPY - VMSIFT_CODEC_ZLIB] = 4,
 	[VMSIFT_CODEC_ZSTD - VMSIFT_CODEC_ZLIB] = 8,
