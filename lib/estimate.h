@@ -11,7 +11,7 @@
  * level 31 leaves out.  The second pass reads each sampled page once,
  * tests it for zeros and compresses the non-zero pages kept at 31 with
  * the four codecs; the third reads again only the pages of the second
- * sample chosen among its non-zero ones (at most the bound) and
+ * sample picked at random among its non-zero ones (at most the bound) and
  * compresses them.  Both spread batches of 128 pages over the workers.
  *
  * The table's ZERO row is then the sampled zero fraction of the pages

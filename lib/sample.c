@@ -87,3 +87,13 @@ void vs_sample_trim(struct vs_sample *s, size_t n)
 		s->items[j] = s->items[vs_sample_place(j, m, n, off)];
 	s->n = n;
 }
+
+int vs_sample_take(uint64_t *state, uint64_t left, uint64_t want)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	return z % left < want;
+}

@@ -60,4 +60,15 @@ static inline uint64_t vs_sample_place(uint64_t j, uint64_t m, uint64_t n,
  * vs_sample_place(j, n, N, SEED % N), j from 0 to N - 1, in order. */
 void vs_sample_trim(struct vs_sample *s, size_t n);
 
+/* Selection sampling, for a simple random sample of WANT of LEFT items
+ * seen in order: whether the next item is taken, WANT and LEFT counting
+ * what is still wanted and still to see (WANT <= LEFT, LEFT > 0); each
+ * call draws the next number of *STATE (splitmix64), so that one seed
+ * gives one sample on every machine.  Called for each item in turn,
+ * WANT decremented when it answers 1 and LEFT every time, it takes
+ * exactly WANT items, every item with the same chance and every pair
+ * too: no spacing to alias with a period of the items (as an evenly
+ * spread pick can, estimate.c). */
+int vs_sample_take(uint64_t *state, uint64_t left, uint64_t want);
+
 #endif

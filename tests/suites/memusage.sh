@@ -307,6 +307,38 @@ if [ ${#vmcores[@]} -gt 0 ]; then
 	run_test "mem-usage: a kcore-shaped ELF gives the vmcore's output" \
 		t_usage_kcore_shape "${vmcores[0]}"
 fi
+
+# bench/memusage --cold: its drop_cache() takes a file's pages out of the
+# page cache (fincore: a 16 MiB file read whole, then none of it
+# resident), and its summary row gains the cold times and ratios.
+t_usage_bench_cold() {
+	local in=$1 d=$mu_dir/cold f res
+	rm -rf "$d" && mkdir -p "$d"
+	f=$d/file
+	head -c 16777216 /dev/urandom > "$f" && cat "$f" > /dev/null || return 1
+	res=$(fincore --bytes --noheadings --output RES "$f")
+	(( ${res:-0} > 0 )) || { echo "16 MiB file not cached after a read ($res)"; return 1; }
+	$PY - "$top/bench/memusage" "$f" <<-'EOF' || return 1
+		import importlib.machinery, importlib.util, sys
+		loader = importlib.machinery.SourceFileLoader('memusage', sys.argv[1])
+		spec = importlib.util.spec_from_loader('memusage', loader)
+		m = importlib.util.module_from_spec(spec)
+		loader.exec_module(m)
+		m.drop_cache(sys.argv[2])
+	EOF
+	res=$(fincore --bytes --noheadings --output RES "$f")
+	(( ${res:-1} == 0 )) || { echo "drop_cache left $res bytes resident"; return 1; }
+	VMSIFT=$top/vmsift $PY "$top/bench/memusage" --cold --repeat 1 --dumps 31:lzo \
+		"$in" > "$d/out" 2>&1 || { cat "$d/out"; return 1; }
+	cat "$d/out"
+	grep -Eq "^\| $(basename "$in") \|.* -d 31 lzo \|.*\| [0-9.]+ \([0-9.]+\), [0-9.]+ \([0-9.]+\) \| [0-9.]+ \([0-9.]+\) \|$" \
+		"$d/out" || { echo "no cold columns in the summary row"; return 1; }
+	rm -rf "$d"
+}
+if [ ${#vmcores[@]} -gt 0 ]; then
+	run_test "mem-usage: bench/memusage --cold drops the vmcore's pages, reports the cold ratio" \
+		t_usage_bench_cold "${vmcores[0]}"
+fi
 if [ "${VMSIFT_KCORE:-0}" = 1 ]; then
 	run_test "mem-usage: /proc/kcore in a live guest, as makedumpfile's" t_usage_kcore_live
 else

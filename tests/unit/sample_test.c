@@ -5,7 +5,9 @@
  * in the sample when (N + SEED) % STRIDE == STRIDE - 1, STRIDE the
  * smallest power of 3 that keeps it within CAP), over bitmaps dense,
  * sparse and patterned, streams shorter and far longer than CAP, and
- * several seeds; vs_sample_trim() against its rule of places.
+ * several seeds; vs_sample_trim() against its rule of places;
+ * vs_sample_take() as a simple random sample (exact size, every item and
+ * every pair of near neighbours taken as often as chance says).
  */
 #include <stdlib.h>
 
@@ -119,6 +121,47 @@ static void test_trim(uint64_t n, size_t want, uint64_t seed)
 	vs_sample_fini(&s);
 }
 
+/* |COUNT / RUNS - P| within 6 standard deviations of a frequency. */
+static int near(unsigned count, unsigned runs, double p)
+{
+	double d = (double)count / runs - p;
+
+	return d * d <= 36 * p * (1 - p) / runs;
+}
+
+/* vs_sample_take() over N items wanting K (K <= N <= 64), RUNS seeds:
+ * exactly K taken every time; each item about K / N of the runs, and
+ * each pair at distance 1 and 2 about K (K - 1) / (N (N - 1)).  An even
+ * pick (a step between 2 and 3 here) never takes neighbours. */
+static void test_take(uint64_t n, uint64_t k, unsigned runs)
+{
+	unsigned one[64] = { 0 }, pair[3][64] = { { 0 } };
+	double p1 = (double)k / n, p2 = p1 * (k - 1) / (n - 1);
+
+	for (unsigned r = 0; r < runs; r++) {
+		uint64_t state = r * 7919ull, want = k, got = 0, mask = 0;
+
+		for (uint64_t i = 0; i < n; i++)
+			if (want && vs_sample_take(&state, n - i, want)) {
+				mask |= 1ull << i;
+				want--;
+				got++;
+			}
+		if (!CHECK(got == k))
+			return;
+		for (uint64_t i = 0; i < n; i++) {
+			one[i] += (unsigned)(mask >> i & 1);
+			for (unsigned d = 1; d <= 2 && i + d < n; d++)
+				pair[d][i] += (unsigned)(mask >> i & mask >> (i + d) & 1);
+		}
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		CHECK(near(one[i], runs, p1));
+		for (unsigned d = 1; d <= 2 && i + d < n; d++)
+			CHECK(near(pair[d][i], runs, p2));
+	}
+}
+
 int main(void)
 {
 	static const uint64_t seeds[] = { 0, 1, 2, 7919, 0x1234567890ULL };
@@ -137,6 +180,9 @@ int main(void)
 		test_trim(100, 100, seeds[i]);   /* nothing to trim */
 		test_trim(50, 3072, seeds[i]);
 	}
+	test_take(60, 26, 20000);  /* as 1024 of 2217 non-zero pages */
+	test_take(40, 1, 20000);
+	test_take(10, 10, 100);    /* all */
 	/* a bound below 3 is raised to 3 */
 	test_stream(0, 10, 1, 0);
 	return check_exit("sample_test");
