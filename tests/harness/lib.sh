@@ -182,10 +182,40 @@ SECRET_DM_AESNI_KEY2='vmsift aes-ni xts tweak key 0042'
 SECRET_DM_ESSIV_NI_KEY='vmsift aes-ni essiv key 0042!!!!'
 SECRET_KTLS_NI_TX_KEY='vmsift aes-ni kTLS tx key 0042!!'
 SECRET_KTLS_NI_RX_KEY='vmsift aes-ni kTLS rx key 0042!!'
+# kTLS's other ciphers (workload -C, before the late modules: gcm.ko,
+# ccm.ko and chacha20poly1305.ko's templates over aes-generic and
+# chacha20-generic; -D, after them: AES-NI's GCM, ccm over AES-NI's ctr
+# and cipher, rfc7539 over chacha20-simd): a connection per cipher, keys
+# of the cipher's size (AES-128: 16 bytes; ChaCha20: 32)
+SECRET_KTLS_GCM128_TX_KEY='vmsift g128 TX 1'
+SECRET_KTLS_GCM128_RX_KEY='vmsift g128 RX 1'
+SECRET_KTLS_CCM_TX_KEY='vmsift ccm TX 01'
+SECRET_KTLS_CCM_RX_KEY='vmsift ccm RX 01'
+SECRET_KTLS_CHACHA_TX_KEY='vmsift kTLS chacha20 tx key 0042'
+SECRET_KTLS_CHACHA_RX_KEY='vmsift kTLS chacha20 rx key 0042'
+SECRET_KTLS_GCM128_NI_TX_KEY='vmsift g128 TX 2'
+SECRET_KTLS_GCM128_NI_RX_KEY='vmsift g128 RX 2'
+SECRET_KTLS_CCM_NI_TX_KEY='vmsift ccm TX 02'
+SECRET_KTLS_CCM_NI_RX_KEY='vmsift ccm RX 02'
+SECRET_KTLS_CHACHA_NI_TX_KEY='vmsift kTLS chacha simd tx 0042!'
+SECRET_KTLS_CHACHA_NI_RX_KEY='vmsift kTLS chacha simd rx 0042!'
+# an fscrypt-provisioning key's raw key (workload -F; 64 bytes, what
+# AES-256-XTS contents encryption takes)
+SECRET_FSCRYPT_KEY='vmsift fscrypt-provisioning raw key, 64 bytes for AES-256-XTS 42'
 # the master key (a user key "vmsift:kmk") of the encrypted key
 # "vmsift:encrypted" (workload -N), whose own 32 bytes are random
 SECRET_KMK_KEY='vmsift encrypted-key master 0042'
 secret_hex() { printf '%s' "$1" | od -An -tx1 | tr -d ' \n'; }
+# secret_ktls_args: workload's -C and -D options for the ciphers above
+secret_ktls_args() {
+	local s o c k tx rx
+	for s in C:gcm128:GCM128 C:ccm128:CCM C:chacha:CHACHA \
+		D:gcm128:GCM128_NI D:ccm128:CCM_NI D:chacha:CHACHA_NI; do
+		IFS=: read -r o c k <<< "$s"
+		tx=SECRET_KTLS_${k}_TX_KEY rx=SECRET_KTLS_${k}_RX_KEY
+		printf ' -%s %s:%s:%s' "$o" "$c" "$(secret_hex "${!tx}")" "$(secret_hex "${!rx}")"
+	done
+}
 
 # harness_modules: the modules the initramfs loads (and their
 # dependencies): the data disk's, and qemu_fw_cfg for -device vmcoreinfo,
@@ -371,7 +401,8 @@ kernel_deb() {
 # needs set_arch x86_64 and set_ksuite SUITE first.
 DBG_MODULE_FILES="drivers/md/dm-mod.ko drivers/md/dm-crypt.ko net/tls/tls.ko
 	crypto/gcm.ko crypto/xts.ko crypto/ecb.ko crypto/essiv.ko crypto/cryptd.ko
-	crypto/crypto_simd.ko arch/x86/crypto/aesni-intel.ko"
+	crypto/crypto_simd.ko arch/x86/crypto/aesni-intel.ko crypto/ctr.ko
+	crypto/ccm.ko crypto/chacha20poly1305.ko"
 fetch_dbg_vmlinux() { cache_locked fetch_dbg_vmlinux_locked "$@"; }
 fetch_dbg_vmlinux_locked() {
 	local ver=$1 deb dir=$VMSIFT_CACHE/dbg-$1 path

@@ -41,6 +41,15 @@
  *            essiv over AES-NI's cbc (simd, cryptd) and AES-NI's cipher
  *   -G TX:RX after -V: a second kTLS connection as -S, whose AES-GCM the
  *            AES-NI driver serves (generic-gcm-aesni: simd, cryptd)
+ *   -C C:TX:RX  (more than once) a kTLS connection as -S with cipher C:
+ *            gcm128 (AES-GCM-128), ccm128 (AES-CCM-128) or chacha
+ *            (ChaCha20-Poly1305), TX and RX of the cipher's key size (32 or
+ *            64 hex digits), made with -S, before the late modules
+ *   -D C:TX:RX  the same after -G: the late modules (AES-NI, chacha-x86_64)
+ *            serve it
+ *   -F HEX   an "fscrypt-provisioning" key "vmsift:fscrypt" in the user
+ *            keyring whose raw key (16 to 64 bytes) is HEX decoded (the
+ *            type fscrypt's FS_IOC_ADD_ENCRYPTION_KEY takes a key_id of)
  *
  * Built with gcc -static by the harness; runs as /bin/workload in the guest.
  */
@@ -64,6 +73,7 @@
 #include <sys/sysmacros.h>
 #include <linux/dm-ioctl.h>
 #include <linux/keyctl.h>
+#include <linux/fscrypt.h>
 #include <unistd.h>
 
 #define MiB (1024UL * 1024UL)
@@ -344,35 +354,117 @@ static void unhex(const char *hex, unsigned char *out, size_t n, const char *wha
 	}
 }
 
+/* An fscrypt-provisioning key "vmsift:fscrypt" whose raw key is HEX: the
+ * kernel keeps the payload (type, reserved word, raw key) as given. */
+static void fscrypt_key_secret(const char *hex)
+{
+	struct {
+		struct fscrypt_provisioning_key_payload p;
+		unsigned char raw[FSCRYPT_MAX_KEY_SIZE];
+	} k;
+	size_t n = strlen(hex) / 2;
+
+	if (n < 16 /* the kernel's FSCRYPT_MIN_KEY_SIZE */ || n > FSCRYPT_MAX_KEY_SIZE || strlen(hex) % 2) {
+		errno = EINVAL;
+		die("-F: 32 to 128 hex digits");
+	}
+	memset(&k, 0, sizeof(k));
+	k.p.type = FSCRYPT_KEY_SPEC_TYPE_IDENTIFIER;
+	unhex(hex, k.raw, n, "-F: not hex");
+	if (syscall(SYS_add_key, "fscrypt-provisioning", "vmsift:fscrypt", &k,
+		    sizeof(k.p) + n, KEY_SPEC_USER_KEYRING) < 0)
+		die("add_key fscrypt-provisioning (CONFIG_FS_ENCRYPTION?)");
+	explicit_bzero(&k, sizeof(k));
+	printf("HARNESS: fscrypt-provisioning key vmsift:fscrypt added (%zu bytes)\n", n);
+}
+
+/* A kTLS cipher the workload sets up: its name on the command line, its
+ * TLS_CIPHER_*, its key size and the size of its crypto_info. */
+struct ktls_cipher {
+	const char *name;
+	unsigned short type;
+	size_t key_size, info_size;
+};
+
+static const struct ktls_cipher ktls_ciphers[] = {
+	{ "gcm256", TLS_CIPHER_AES_GCM_256, TLS_CIPHER_AES_GCM_256_KEY_SIZE,
+	  sizeof(struct tls12_crypto_info_aes_gcm_256) },
+	{ "gcm128", TLS_CIPHER_AES_GCM_128, TLS_CIPHER_AES_GCM_128_KEY_SIZE,
+	  sizeof(struct tls12_crypto_info_aes_gcm_128) },
+	{ "ccm128", TLS_CIPHER_AES_CCM_128, TLS_CIPHER_AES_CCM_128_KEY_SIZE,
+	  sizeof(struct tls12_crypto_info_aes_ccm_128) },
+	{ "chacha", TLS_CIPHER_CHACHA20_POLY1305, TLS_CIPHER_CHACHA20_POLY1305_KEY_SIZE,
+	  sizeof(struct tls12_crypto_info_chacha20_poly1305) },
+};
+
+/* Any cipher's crypto_info. */
+union ktls_info {
+	struct tls_crypto_info info;
+	struct tls12_crypto_info_aes_gcm_256 gcm256;
+	struct tls12_crypto_info_aes_gcm_128 gcm128;
+	struct tls12_crypto_info_aes_ccm_128 ccm128;
+	struct tls12_crypto_info_chacha20_poly1305 chacha;
+};
+
+/* The key of CI, of cipher C. */
+static unsigned char *ktls_key(union ktls_info *ci, const struct ktls_cipher *c)
+{
+	switch (c->type) {
+	case TLS_CIPHER_AES_GCM_128: return ci->gcm128.key;
+	case TLS_CIPHER_AES_CCM_128: return ci->ccm128.key;
+	case TLS_CIPHER_CHACHA20_POLY1305: return ci->chacha.key;
+	default: return ci->gcm256.key;
+	}
+}
+
 /* One direction's crypto_info: KEY, and a fixed IV, salt and sequence
  * number (the key is the secret; the rest marks the record). */
-static void ktls_info(struct tls12_crypto_info_aes_gcm_256 *ci,
+static void ktls_info(union ktls_info *ci, const struct ktls_cipher *c,
 		      const unsigned char *key)
 {
 	memset(ci, 0, sizeof(*ci));
 	ci->info.version = TLS_1_2_VERSION;
-	ci->info.cipher_type = TLS_CIPHER_AES_GCM_256;
-	memcpy(ci->key, key, TLS_CIPHER_AES_GCM_256_KEY_SIZE);
-	memcpy(ci->iv, "vmsiftIV", TLS_CIPHER_AES_GCM_256_IV_SIZE);
-	memcpy(ci->salt, "SALT", TLS_CIPHER_AES_GCM_256_SALT_SIZE);
-	memcpy(ci->rec_seq, "\0\0\0\0\0\0\0\1", TLS_CIPHER_AES_GCM_256_REC_SEQ_SIZE);
+	ci->info.cipher_type = c->type;
+	memcpy(ktls_key(ci, c), key, c->key_size);
+	switch (c->type) {
+	case TLS_CIPHER_AES_GCM_128:
+		memcpy(ci->gcm128.iv, "vmsiftIV", sizeof(ci->gcm128.iv));
+		memcpy(ci->gcm128.salt, "SALT", sizeof(ci->gcm128.salt));
+		ci->gcm128.rec_seq[7] = 1;
+		break;
+	case TLS_CIPHER_AES_CCM_128:
+		memcpy(ci->ccm128.iv, "vmsiftIV", sizeof(ci->ccm128.iv));
+		memcpy(ci->ccm128.salt, "SALT", sizeof(ci->ccm128.salt));
+		ci->ccm128.rec_seq[7] = 1;
+		break;
+	case TLS_CIPHER_CHACHA20_POLY1305:
+		memcpy(ci->chacha.iv, "vmsiftChaCha", sizeof(ci->chacha.iv));
+		ci->chacha.rec_seq[7] = 1;
+		break;
+	default:
+		memcpy(ci->gcm256.iv, "vmsiftIV", sizeof(ci->gcm256.iv));
+		memcpy(ci->gcm256.salt, "SALT", sizeof(ci->gcm256.salt));
+		ci->gcm256.rec_seq[7] = 1;
+		break;
+	}
 }
 
-/* Set direction OPT (TLS_TX or TLS_RX) of socket FD to KEY and read it
- * back: the kernel must hand back the same key. */
-static void ktls_set(int fd, int opt, const unsigned char *key)
+/* Set direction OPT (TLS_TX or TLS_RX) of socket FD to KEY with cipher C
+ * and read it back: the kernel must hand back the same key. */
+static void ktls_set(int fd, int opt, const struct ktls_cipher *c,
+		     const unsigned char *key)
 {
-	struct tls12_crypto_info_aes_gcm_256 ci, got;
-	socklen_t len = sizeof(got);
+	union ktls_info ci, got;
+	socklen_t len = c->info_size;
 
-	ktls_info(&ci, key);
-	if (setsockopt(fd, SOL_TLS, opt, &ci, sizeof(ci)) != 0)
+	ktls_info(&ci, c, key);
+	if (setsockopt(fd, SOL_TLS, opt, &ci, c->info_size) != 0)
 		die(opt == TLS_TX ? "setsockopt TLS_TX" : "setsockopt TLS_RX");
 	memset(&got, 0, sizeof(got));
 	if (getsockopt(fd, SOL_TLS, opt, &got, &len) != 0)
 		die("getsockopt SOL_TLS");
-	if (len != sizeof(got) || memcmp(got.key, ci.key, sizeof(ci.key)) != 0 ||
-	    got.info.cipher_type != TLS_CIPHER_AES_GCM_256) {
+	if (len != c->info_size || got.info.cipher_type != c->type ||
+	    memcmp(ktls_key(&got, c), key, c->key_size) != 0) {
 		errno = EINVAL;
 		die("getsockopt SOL_TLS: not the key set");
 	}
@@ -398,9 +490,10 @@ static void loopback_up(void)
 	close(fd);
 }
 
-/* A loopback TCP connection whose client end is kTLS with keys TX and RX
- * (SPEC "TXHEX:RXHEX"); the sockets are left open (the process pauses). */
-static void ktls_secret(const char *spec)
+/* A loopback TCP connection whose client end is kTLS with cipher C and
+ * keys TX and RX (SPEC "TXHEX:RXHEX"); the sockets are left open (the
+ * process pauses). */
+static void ktls_secret(const struct ktls_cipher *c, const char *spec)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET };
 	socklen_t alen = sizeof(a);
@@ -408,12 +501,13 @@ static void ktls_secret(const char *spec)
 	const char *colon = strchr(spec, ':');
 	int ls, cs, ss;
 
-	if (!colon) {
+	if (!colon || (size_t)(colon - spec) != 2 * c->key_size ||
+	    strlen(colon + 1) != 2 * c->key_size) {
 		errno = EINVAL;
-		die("-S: TXHEX:RXHEX");
+		die("-S/-G/-C/-D: TXHEX:RXHEX, each of the cipher's key size");
 	}
-	unhex(spec, tx, sizeof(tx), "-S: the TX key, 64 hex digits");
-	unhex(colon + 1, rx, sizeof(rx), "-S: the RX key, 64 hex digits");
+	unhex(spec, tx, c->key_size, "-S/-G/-C/-D: the TX key");
+	unhex(colon + 1, rx, c->key_size, "-S/-G/-C/-D: the RX key");
 	loopback_up();
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	ls = socket(AF_INET, SOCK_STREAM, 0);
@@ -430,12 +524,34 @@ static void ktls_secret(const char *spec)
 		die("accept");
 	if (setsockopt(cs, SOL_TCP, TCP_ULP, "tls", sizeof("tls")) != 0)
 		die("setsockopt TCP_ULP tls (tls module loaded?)");
-	ktls_set(cs, TLS_TX, tx);
-	ktls_set(cs, TLS_RX, rx);
+	ktls_set(cs, TLS_TX, c, tx);
+	ktls_set(cs, TLS_RX, c, rx);
 	explicit_bzero(tx, sizeof(tx));
 	explicit_bzero(rx, sizeof(rx));
-	printf("HARNESS: kTLS connection on 127.0.0.1:%u set up (TX and RX keys read back)\n",
-	       ntohs(a.sin_port));
+	printf("HARNESS: kTLS %s connection on 127.0.0.1:%u set up (TX and RX keys read back)\n",
+	       c->name, ntohs(a.sin_port));
+}
+
+/* SPEC "CIPHER:TXHEX:RXHEX" (-C, -D): ktls_secret() with that cipher. */
+static void ktls_cipher_secret(const char *spec)
+{
+	for (size_t i = 0; i < sizeof(ktls_ciphers) / sizeof(ktls_ciphers[0]); i++) {
+		size_t n = strlen(ktls_ciphers[i].name);
+
+		if (strncmp(spec, ktls_ciphers[i].name, n) == 0 && spec[n] == ':') {
+			ktls_secret(&ktls_ciphers[i], spec + n + 1);
+			return;
+		}
+	}
+	errno = EINVAL;
+	die("-C/-D: CIPHER:TXHEX:RXHEX, CIPHER gcm256, gcm128, ccm128 or chacha");
+}
+
+/* Each of the N specs of -C or -D. */
+static void ktls_cipher_secrets(char **specs, int n)
+{
+	for (int i = 0; i < n; i++)
+		ktls_cipher_secret(specs[i]);
 }
 
 int main(int argc, char **argv)
@@ -447,9 +563,11 @@ int main(int argc, char **argv)
 	const char *dm_key = NULL, *user_key = NULL, *logon_key = NULL;
 	const char *ktls_keys = NULL, *xts_key = NULL, *essiv_key = NULL;
 	const char *kmk_key = NULL, *aesni_key = NULL;
-	const char *essiv_ni_key = NULL, *ktls_ni_keys = NULL;
+	const char *essiv_ni_key = NULL, *ktls_ni_keys = NULL, *fscrypt_key = NULL;
+	char *early[8], *late[8];
+	int n_early = 0, n_late = 0;
 
-	while ((opt = getopt(argc, argv, "a:r:z:t:T:H:P:c:w:W:R:K:U:L:S:X:E:N:A:V:G:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:r:z:t:T:H:P:c:w:W:R:K:U:L:S:X:E:N:A:V:G:C:D:F:")) != -1) {
 		switch (opt) {
 		case 'a': anon_mb = strtoul(optarg, NULL, 0); break;
 		case 'r': rnd_every = atoi(optarg); break;
@@ -472,11 +590,24 @@ int main(int argc, char **argv)
 		case 'A': aesni_key = optarg; break;
 		case 'V': essiv_ni_key = optarg; break;
 		case 'G': ktls_ni_keys = optarg; break;
+		case 'F': fscrypt_key = optarg; break;
+		case 'C':
+		case 'D':
+			if ((opt == 'C' ? n_early : n_late) == 8) {
+				errno = E2BIG;
+				die("-C/-D: at most 8 each");
+			}
+			if (opt == 'C')
+				early[n_early++] = optarg;
+			else
+				late[n_late++] = optarg;
+			break;
 		default:
 			fprintf(stderr, "usage: workload [-a MB] [-r N] [-z MB] [-t MB -T PATH] "
 				"[-H N -P DIR] [-c DIR] [-w MB -W PATH] [-R PATH] "
 				"[-K HEX] [-U HEX] [-L HEX] [-S TXHEX:RXHEX] [-X HEX] [-E HEX] "
-				"[-N HEX] [-A HEX] [-V HEX] [-G TXHEX:RXHEX]\n");
+				"[-N HEX] [-A HEX] [-V HEX] [-G TXHEX:RXHEX] "
+				"[-C CIPHER:TXHEX:RXHEX]... [-D CIPHER:TXHEX:RXHEX]... [-F HEX]\n");
 			return 2;
 		}
 	}
@@ -515,17 +646,21 @@ int main(int argc, char **argv)
 	if (logon_key)
 		user_key_secret("logon", "vmsift:logon", logon_key);
 	if (ktls_keys)
-		ktls_secret(ktls_keys);
+		ktls_secret(&ktls_ciphers[0], ktls_keys);
+	ktls_cipher_secrets(early, n_early);
 	if (kmk_key)
 		encrypted_key_secret(kmk_key);
-	if (aesni_key || essiv_ni_key || ktls_ni_keys)
+	if (fscrypt_key)
+		fscrypt_key_secret(fscrypt_key);
+	if (aesni_key || essiv_ni_key || ktls_ni_keys || n_late)
 		load_late_modules();
 	if (aesni_key)
 		dm_crypt_secret("vmsift-aesni", "aes-xts-plain64", aesni_key);
 	if (essiv_ni_key)
 		dm_crypt_secret("vmsift-essiv-ni", "aes-cbc-essiv:sha256", essiv_ni_key);
 	if (ktls_ni_keys)
-		ktls_secret(ktls_ni_keys);
+		ktls_secret(&ktls_ciphers[0], ktls_ni_keys);
+	ktls_cipher_secrets(late, n_late);
 
 	printf("HARNESS: workload ready (anon %lu MiB, zeroed %lu MiB, tmpfs %lu MiB, "
 	       "hugetlb %lu x 2 MiB, written %lu MiB)\n",

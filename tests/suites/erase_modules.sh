@@ -79,7 +79,7 @@ emod_dump() {
 emod_reference() {
 	local ref made= rc mods=${VMSIFT_CACHE:-$top/tests/work/cache}/kernel-$emod_kver/lib/modules
 	# keyed by the rules and the vmcore (the carried secrets guest's)
-	ref=${VMSIFT_CACHE:-$top/tests/work/cache}/erase-ref/$(sha1sum "$emod_conf" | cut -c1-12)-modules-secrets384v3-$emod_kver.kd
+	ref=${VMSIFT_CACHE:-$top/tests/work/cache}/erase-ref/$(sha1sum "$emod_conf" | cut -c1-12)-modules-secrets384v4-$emod_kver.kd
 	if [ ! -s "$ref" ]; then
 		[ "${VMSIFT_ERASE_FULL:-0}" = 1 ] && [ "$(id -u)" = 0 ] && [ -d "$mods" ] || return 1
 		mkdir -p "$(dirname "$ref")" /usr/lib/debug

@@ -8,7 +8,7 @@
 # Only with VMSIFT_SECRETS_NEW=1: it boots the secrets guest
 # (tests/harness/kdump-test --secrets --kernel-suite S, 1 to 8 minutes of
 # TCG each) once per kernel and keeps its raw /proc/vmcore in the cache
-# ($VMSIFT_CACHE/secrets-v5-KVER.vmcore); a rerun costs seconds.  Per
+# ($VMSIFT_CACHE/secrets-v6-KVER.vmcore); a rerun costs seconds.  Per
 # kernel of VMSIFT_SECRETS_NEW_SUITES (default "trixie trixie-backports"):
 #   - every known secret of lib.sh (SECRET_*) is in the raw vmcore, and
 #     secrets.conf, resolved from the dump's own kallsyms and BTF (no -x,
@@ -20,7 +20,7 @@
 # dbgnew.sh or fetch_dbg_vmlinux put it there; not downloaded here):
 #   - the encrypted key's random payload (drgn reads it from the raw
 #     vmcore) is gone too, and drgn's places of base_crng, input_pool,
-#     each CPU's crngs, the user, logon and encrypted keys' payloads are
+#     each CPU's crngs, the user, logon, fscrypt and encrypted keys' payloads are
 #     'X' in the BTF and the DWARF dumps (tests/tools/erased_check.py);
 #   - secrets-dwarf.conf with -x leaves none of the known secrets, and the
 #     two files' [dm_mod] and kTLS rules write the same dump from BTF as
@@ -45,7 +45,9 @@ secnew_vmcore() {
 	  set_arch x86_64
 	  set_ksuite "$1"
 	  KVER=$(kernel_version)
-	  v=$VMSIFT_CACHE/secrets-v5-$KVER.vmcore
+	  # -v6: kTLS over AES-GCM-128, AES-CCM-128 and ChaCha20-Poly1305 and
+	  # an fscrypt-provisioning key, which -v5 lacks
+	  v=$VMSIFT_CACHE/secrets-v6-$KVER.vmcore
 	  if [ ! -s "$v" ]; then
 		T_CAPTURE=${T_CAPTURE:-900} "$top/tests/harness/kdump-test" --quick \
 			--secrets --smp 2 --kernel-suite "$1" \
@@ -57,9 +59,11 @@ secnew_vmcore() {
 }
 
 # secnew_texts: the known secrets page_grep.py looks for (lib.sh's):
-# the key payloads, each dm-crypt key and half, the SHA-256 of each essiv
-# key (the ESSIV cipher's key), the kTLS keys (and the essiv mapping's
-# and kTLS connection's made over AES-NI); one a line.
+# the key payloads (user, logon, master, fscrypt-provisioning), each
+# dm-crypt key and half, the SHA-256 of each essiv key (the ESSIV
+# cipher's key), the kTLS keys of every cipher (and the essiv mapping's
+# and kTLS connections' made after AES-NI and the other late modules);
+# one a line.
 secnew_texts() {
 	# shellcheck source=/dev/null
 	. "$top/tests/harness/lib.sh"
@@ -71,7 +75,13 @@ secnew_texts() {
 		"$SECRET_KTLS_TX_KEY" "$SECRET_KTLS_RX_KEY" \
 		"$SECRET_DM_ESSIV_NI_KEY" \
 		"hex:$(printf '%s' "$SECRET_DM_ESSIV_NI_KEY" | sha256sum | cut -c1-64)" \
-		"$SECRET_KTLS_NI_TX_KEY" "$SECRET_KTLS_NI_RX_KEY"
+		"$SECRET_KTLS_NI_TX_KEY" "$SECRET_KTLS_NI_RX_KEY" "$SECRET_FSCRYPT_KEY" \
+		"$SECRET_KTLS_GCM128_TX_KEY" "$SECRET_KTLS_GCM128_RX_KEY" \
+		"$SECRET_KTLS_CCM_TX_KEY" "$SECRET_KTLS_CCM_RX_KEY" \
+		"$SECRET_KTLS_CHACHA_TX_KEY" "$SECRET_KTLS_CHACHA_RX_KEY" \
+		"$SECRET_KTLS_GCM128_NI_TX_KEY" "$SECRET_KTLS_GCM128_NI_RX_KEY" \
+		"$SECRET_KTLS_CCM_NI_TX_KEY" "$SECRET_KTLS_CCM_NI_RX_KEY" \
+		"$SECRET_KTLS_CHACHA_NI_TX_KEY" "$SECRET_KTLS_CHACHA_NI_RX_KEY"
 }
 
 # secnew_ghash: each kTLS key's GHASH key H = AES_K(0) (ktls_keys.py),
@@ -86,7 +96,9 @@ secnew_ghash() {
 for k in sys.argv[1:]:
     print("hex:" + ktls_keys.ghash_h(k.encode()).hex())' \
 		"$SECRET_KTLS_TX_KEY" "$SECRET_KTLS_RX_KEY" "$SECRET_KTLS_NI_TX_KEY" \
-		"$SECRET_KTLS_NI_RX_KEY")
+		"$SECRET_KTLS_NI_RX_KEY" "$SECRET_KTLS_GCM128_TX_KEY" \
+		"$SECRET_KTLS_GCM128_RX_KEY" "$SECRET_KTLS_GCM128_NI_TX_KEY" \
+		"$SECRET_KTLS_GCM128_NI_RX_KEY")
 }
 
 # secnew_grep RAW DUMP [TEXT...]: each known secret (and each TEXT) is in
@@ -97,7 +109,7 @@ secnew_grep() {
 	shift 2
 	mapfile -t texts < <(secnew_texts)
 	mapfile -t h < <(secnew_ghash)
-	[ ${#h[@]} = 4 ] || { echo "no GHASH keys computed"; return 1; }
+	[ ${#h[@]} = 8 ] || { echo "no GHASH keys computed"; return 1; }
 	texts+=("$@")
 	"$secnew_py" "$top/tests/tools/page_grep.py" "$raw" "${texts[@]}" "${h[@]}" > "$dump.in.n" || return 1
 	"$secnew_py" "$top/tests/tools/page_grep.py" "$dump" "${texts[@]}" "${h[@]}" > "$dump.n" || return 1
@@ -142,7 +154,8 @@ t_secnew_drgn() {
 		--message-level 0 "$raw" "$sn_out.x" || return 1
 	secnew_grep "$raw" "$sn_out.x" "${enc[@]}" || return 1
 	"$secnew_py" "$top/tests/tools/erased_check.py" --key "$SECRET_USER_KEY" \
-		--key "$SECRET_LOGON_KEY" --key "$SECRET_KMK_KEY" --encrypted --tfm-neighbours \
+		--key "$SECRET_LOGON_KEY" --key "$SECRET_KMK_KEY" \
+		--key "$SECRET_FSCRYPT_KEY" --encrypted --tfm-neighbours \
 		"$raw" "$vml" "$sn_out.btf" "$sn_out.x"
 }
 

@@ -9,12 +9,14 @@ right bytes.
 
 Where the secrets are comes from drgn and the kernel's DWARF (VMLINUX),
 not from vmsift: base_crng.key, input_pool.hash, every possible CPU's
-crngs.key (drgn's per_cpu), and the payload of every "user" and "logon"
+crngs.key (drgn's per_cpu), the payload of every "user" and "logon"
 key (drgn's rbtree walk of key_serial_tree, each payload.data[0] a struct
-user_key_payload).  In RAW they hold data (not all zeros, not all 'X');
+user_key_payload) and of every "fscrypt-provisioning" key (a struct
+fscrypt_provisioning_key_payload, key.datalen bytes).  In RAW they hold data (not all zeros, not all 'X');
 in every DUMP, read back by libkdumpfile, they are all 'X'
 (makedumpfile's erase byte) and the 64 bytes on either side are RAW's.
---key TEXT: one of the user or logon keys' payloads is TEXT (the
+--key TEXT: one of the user, logon or fscrypt keys' payloads (an
+fscrypt key's: its raw key) is TEXT (the
 harness's known keys), so the check cannot pass by finding no key.
 --dm-key TEXT with --ko dm-mod.ko --ko dm-crypt.ko (their DWARF, from the
 -dbg package): the dm-crypt mappings' secrets too, found by drgn from
@@ -38,11 +40,13 @@ erased schedule context holds TEXT (hex:HEX for bytes: the ESSIV
 cipher's key is the SHA-256 of the mapping's key).  --encrypted: the payload of
 every "encrypted" key (struct encrypted_key_payload's decrypted_data,
 decrypted_datalen bytes) too, and there must be one.
---ktls-tx/--ktls-rx TEXT with --ko tls.ko --ko gcm.ko: every kTLS
-socket's tls_context.crypto_send and crypto_recv, each direction's AES
-key schedule and GHASH table, found by drgn (ktls_keys.py's walk of
-tcp_hashinfo.ehash); each known key must be found there, so the check
-cannot pass by finding no socket.
+--ktls-tx/--ktls-rx TEXT with --ko tls.ko --ko gcm.ko --ko ccm.ko --ko
+chacha20poly1305.ko: every kTLS socket's tls_context.crypto_send and
+crypto_recv and the places of each direction's transforms (AES key
+schedules, GHASH tables, AES-NI contexts, ChaCha20 contexts), found by
+drgn (ktls_keys.py's walk of tcp_hashinfo.ehash); each known key must
+be found in its socket's places, so the check cannot pass by finding
+no socket.
 The bytes around a place are RAW's, except where another place (erased
 too) lies: crypto_send and crypto_recv are neighbours, so are an essiv
 child's context and a key payload.
@@ -74,11 +78,24 @@ ALGS = {}  # crypto_alg_list: address -> struct crypto_alg (one program)
 
 
 def key_payloads(prog):
-    """(name, address, size, bytes) of each user and logon key's data."""
+    """(name, address, size, bytes) of each user and logon key's data,
+    and of each fscrypt-provisioning key's whole payload (its bytes: the
+    raw key)."""
     types = {prog["key_type_user"].address_: "user",
              prog["key_type_logon"].address_: "logon"}
+    try:
+        fscrypt = prog["key_type_fscrypt_provisioning"].address_
+    except KeyError:  # a kernel without CONFIG_FS_ENCRYPTION
+        fscrypt = None
     root = prog["key_serial_tree"].address_of_()
     for k in rbtree_inorder_for_each_entry("struct key", root, "serial_node"):
+        if k.type.value_() == fscrypt and k.payload.data[0].value_():
+            p = drgn.cast("struct fscrypt_provisioning_key_payload *",
+                          k.payload.data[0])
+            n = k.datalen.value_()
+            yield ("fscrypt-provisioning key %d payload" % k.serial.value_(),
+                   p.value_(), n, prog.read(p.raw.address_, n - 8))
+            continue
         kind = types.get(k.type.value_())
         if kind is None:
             continue
@@ -286,6 +303,24 @@ def ctx_neighbours(prog, got, want_out, start):
     return out
 
 
+def read_around(k, addr, size, want_out):
+    """A dump's SIZE bytes at ADDR and PAD on either side; a page on
+    either side that the dump left out (a free page beside a slab
+    object at a page's edge: -d 31 excludes it) reads as WANT_OUT."""
+    got = bytearray()
+    a, end = addr - PAD, addr + size + PAD
+    while a < end:
+        stop = min((a // 4096 + 1) * 4096, end)
+        try:
+            got += k.read(kdumpfile.KDUMP_KVADDR, a, stop - a)
+        except kdumpfile.exceptions.NoDataException:
+            if a < addr + size and stop > addr:
+                raise
+            got += want_out[a - addr + PAD:stop - addr + PAD]
+        a = stop
+    return bytes(got)
+
+
 def secrets(prog, want):
     out = []
     for sym, member in (("base_crng", "key"), ("input_pool", "hash")):
@@ -338,6 +373,8 @@ def main():
         elif args[0] == "--dm-key":
             dm_keys.append(args[1].encode())
         else:
+            if not args[1]:
+                sys.exit("%s: an empty key" % args[0])
             ktls.setdefault(args[0][-2:], []).append(args[1].encode())
         args = args[2:]
     raw, vmlinux, dumps = args[0], args[1], args[2:]
@@ -370,7 +407,7 @@ def main():
         for path in dumps:
             k = kdumpfile.kdumpfile(path)
             k.attr["addrxlat.ostype"] = "linux"
-            got = k.read(kdumpfile.KDUMP_KVADDR, addr - PAD, size + 2 * PAD)
+            got = read_around(k, addr, size, want_out)
             if got[PAD:PAD + size] != b"X" * size:
                 print("%s: %s at 0x%x (%d bytes) not erased: %r"
                       % (path, name, addr, size, got[PAD:PAD + 16]))
