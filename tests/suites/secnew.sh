@@ -47,6 +47,8 @@ secnew_py=/usr/bin/python3          # Debian's python: has libkdumpfile
 secnew_drgn="$top/tests/harness/trixie-tools python3"   # drgn 0.0.31
 # shellcheck source=tests/suites/lib/crash_source.sh
 . "$top/tests/suites/lib/crash_source.sh"
+# shellcheck source=tests/suites/lib/known_secrets.sh
+. "$top/tests/suites/lib/known_secrets.sh"
 
 # secnew_vmcore SUITE: "KVER VMCORE" of SUITE's secrets guest, made once
 # into the cache.
@@ -121,13 +123,17 @@ secnew_grep() {
 	     END { exit bad }' "$dump.n"
 }
 
+# secnew_btf_dump RAW: $sn_out.btf, RAW erased by secrets.conf without -x.
+secnew_btf_dump() {
+	rm -f "$sn_out.btf" "$sn_out.btf".*
+	vmsift --config "$top/data/erase/secrets.conf" -l -d 31 --message-level 0 \
+		"$1" "$sn_out.btf"
+}
+
 # t_secnew_btf RAW: secrets.conf without -x leaves no known secret.
 t_secnew_btf() {
-	local o=$sn_out.btf
-	rm -f "$o" "$o".*
-	vmsift --config "$top/data/erase/secrets.conf" -l -d 31 --message-level 0 \
-		"$1" "$o" || return 1
-	secnew_grep "$1" "$o"
+	secnew_btf_dump "$1" || return 1
+	secnew_grep "$1" "$sn_out.btf"
 }
 
 # secnew_encrypted RAW VMLINUX: "hex:..." of each encrypted key's payload.
@@ -139,32 +145,19 @@ secnew_encrypted() {
 }
 
 # secnew_known KVER VMLINUX: erased_check.py's arguments for the
-# secrets guest's known secrets (lib.sh, sourced): the user, logon and
-# master keys' payloads, each dm-crypt mapping's key and the schedules
-# that hold it (the SHA-256 of each essiv key in its ESSIV cipher), the
-# encrypted key, with dm-mod.ko and dm-crypt.ko's DWARF; the kTLS keys
-# with tls.ko and gcm.ko's: 6.12's generic gcm (its AES-NI GCM keeps
-# neither the schedule nor H where ktls_keys.py looks: its sockets'
-# contexts are still checked erased), 7.x's all four with --ktls-lib.
+# secrets guest's known secrets (known_secrets: keys, dm-crypt keys and
+# schedules, the encrypted key), with dm-mod.ko and dm-crypt.ko's DWARF;
+# the kTLS keys with tls.ko and gcm.ko's: 6.12's generic gcm (its AES-NI
+# GCM keeps neither the schedule nor H where ktls_keys.py looks: its
+# sockets' contexts are still checked erased), 7.x's all four with
+# --ktls-lib.
 secnew_known() {
-	local m=${2%/*}/usr/lib/debug/lib/modules/$1/kernel ess essni ko
+	local m=${2%/*}/usr/lib/debug/lib/modules/$1/kernel ko
 	for ko in drivers/md/dm-mod.ko drivers/md/dm-crypt.ko net/tls/tls.ko crypto/gcm.ko; do
 		[ -f "$m/$ko" ] || { echo "no $m/$ko (fetch_dbg_vmlinux extracts it)" >&2; return 1; }
 	done
-	ess=$(printf '%s' "$SECRET_DM_ESSIV_KEY" | sha256sum | cut -c1-64)
-	essni=$(printf '%s' "$SECRET_DM_ESSIV_NI_KEY" | sha256sum | cut -c1-64)
-	printf '%s\n' --key "$SECRET_USER_KEY" --key "$SECRET_LOGON_KEY" \
-		--key "$SECRET_KMK_KEY" --encrypted \
-		--dm-key "$SECRET_DM_KEY" --schedule "$SECRET_DM_KEY" \
-		--dm-key "$SECRET_DM_XTS_KEY1$SECRET_DM_XTS_KEY2" \
-		--schedule "$SECRET_DM_XTS_KEY1" --schedule "$SECRET_DM_XTS_KEY2" \
-		--dm-key "$SECRET_DM_ESSIV_KEY" --schedule "$SECRET_DM_ESSIV_KEY" \
-		--schedule "hex:$ess" \
-		--dm-key "$SECRET_DM_AESNI_KEY1$SECRET_DM_AESNI_KEY2" \
-		--schedule "$SECRET_DM_AESNI_KEY1" --schedule "$SECRET_DM_AESNI_KEY2" \
-		--dm-key "$SECRET_DM_ESSIV_NI_KEY" --schedule "$SECRET_DM_ESSIV_NI_KEY" \
-		--schedule "hex:$essni" \
-		--ktls-tx "$SECRET_KTLS_TX_KEY" --ktls-rx "$SECRET_KTLS_RX_KEY" \
+	known_secrets
+	printf '%s\n' --ktls-tx "$SECRET_KTLS_TX_KEY" --ktls-rx "$SECRET_KTLS_RX_KEY" \
 		--ko "$m/drivers/md/dm-mod.ko" --ko "$m/drivers/md/dm-crypt.ko" \
 		--ko "$m/net/tls/tls.ko" --ko "$m/crypto/gcm.ko"
 	case $1 in
@@ -180,7 +173,7 @@ secnew_known() {
 # with -e; secrets-dwarf.conf with -x.
 secnew_dumps() {
 	local raw=$1 conf=$top/data/erase/secrets.conf o=$sn_out
-	[ -s "$o.btf" ] || t_secnew_btf "$raw" > /dev/null || return 1
+	[ -s "$o.btf" ] || secnew_btf_dump "$raw" || return 1
 	rm -f "$o".{x,elf,rebuilt,s1,s2,merged,e} "$o".{x,elf,rebuilt,s1,merged,e}.*
 	vmsift -x "$2" --config "${conf%.conf}-dwarf.conf" -l -d 31 \
 		--message-level 0 "$raw" "$o.x" || return 1
@@ -274,7 +267,8 @@ t_secnew_crash() {
 	[ -s "$o.e" ] || secnew_dumps "$2" "$3" || return 1
 	for d in btf x elf rebuilt "s1 $o.s2" merged e; do
 		# shellcheck disable=SC2086 # "s1 $o.s2": the two files of the set
-		VMSIFT_CACHE=$secnew_cache KERNEL_VERSION=$1 \
+		# 7.3's ELF dump took crash 4 minutes at a load of 12 on 2 cores
+		T_CRASH=${T_CRASH:-900} VMSIFT_CACHE=$secnew_cache KERNEL_VERSION=$1 \
 			"$top/tests/harness/crash-check" $o.$d || return 1
 	done
 	grep -q 'EXCLUDED VMEMMAP' "$o.e.crash.log" ||
@@ -286,7 +280,7 @@ t_secnew_crash() {
 t_secnew_crash_cut() {
 	local o=$sn_out.cut
 	rm -f "$o" "$o".*
-	[ -s "$sn_out.btf" ] || t_secnew_btf "$2" > /dev/null || return 1
+	[ -s "$sn_out.btf" ] || secnew_btf_dump "$2" || return 1
 	head -c 1048576 "$sn_out.btf" > "$o" || return 1
 	if VMSIFT_CACHE=$secnew_cache KERNEL_VERSION=$1 \
 		"$top/tests/harness/crash-check" "$o"; then

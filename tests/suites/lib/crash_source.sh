@@ -16,6 +16,7 @@ crash_opens_raw() {
 	mark=$cache/dbgnew-ref/$kver/crash-$(VMSIFT_CACHE=$cache KERNEL_VERSION=$kver \
 		"$top/tests/harness/crash-check" --version 2>/dev/null |
 		sed -n 's/^crash \([0-9.]*\).*/\1/p')
+	# shellcheck disable=SC2034 # read by the suites that source this
 	CRASH_RAW_LOG=$mark.log
 	mkdir -p "$(dirname "$mark")"
 	if [ ! -f "$mark.ok" ] && [ ! -f "$mark.fail" ]; then
