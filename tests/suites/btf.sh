@@ -27,6 +27,8 @@ mkdir -p "$btf_dir"
 
 # shellcheck source=tests/suites/lib/carried.sh
 . "$top/tests/suites/lib/carried.sh"
+# shellcheck source=tests/suites/lib/known_secrets.sh
+. "$top/tests/suites/lib/known_secrets.sh"
 
 # btf_vmcore ZST: the carried vmcore ZST decompressed once (path on
 # stdout), where tests/run (tests/data/*) or lib/carried.sh's
@@ -210,32 +212,6 @@ btf_crypto_ko() {
 	dpkg-deb --fsys-tarfile "$deb" | (cd "$dbg" && tar -x "${missing[@]}")
 }
 
-# btf_known_secrets: erased_check.py's arguments for the secrets guest's
-# known secrets (lib.sh, sourced): the user, logon and master keys'
-# payloads, each dm-crypt mapping's key and the schedules that must hold
-# its halves (cbc: the key; xts: the data key in the child's cipher, the
-# tweak key in the tweak cipher; essiv: the key, and its SHA-256 in the
-# ESSIV cipher; AES-NI: both halves in the internal context; essiv over
-# AES-NI: the key in the internal context behind the child's simd and
-# cryptd, its SHA-256 in AES-NI's cipher), and the encrypted key's
-# payload.
-btf_known_secrets() {
-	local ess essni
-	ess=$(printf '%s' "$SECRET_DM_ESSIV_KEY" | sha256sum | cut -c1-64)
-	essni=$(printf '%s' "$SECRET_DM_ESSIV_NI_KEY" | sha256sum | cut -c1-64)
-	printf '%s\n' --key "$SECRET_USER_KEY" --key "$SECRET_LOGON_KEY" \
-		--key "$SECRET_KMK_KEY" --key "$SECRET_FSCRYPT_KEY" \
-		--dm-key "$SECRET_DM_KEY" --schedule "$SECRET_DM_KEY" \
-		--dm-key "$SECRET_DM_XTS_KEY1$SECRET_DM_XTS_KEY2" \
-		--schedule "$SECRET_DM_XTS_KEY1" --schedule "$SECRET_DM_XTS_KEY2" \
-		--dm-key "$SECRET_DM_ESSIV_KEY" --schedule "$SECRET_DM_ESSIV_KEY" \
-		--schedule "hex:$ess" \
-		--dm-key "$SECRET_DM_AESNI_KEY1$SECRET_DM_AESNI_KEY2" \
-		--schedule "$SECRET_DM_AESNI_KEY1" --schedule "$SECRET_DM_AESNI_KEY2" \
-		--dm-key "$SECRET_DM_ESSIV_NI_KEY" --schedule "$SECRET_DM_ESSIV_NI_KEY" \
-		--schedule "hex:$essni" \
-		--encrypted
-}
 
 # btf_ktls_names: the middles of lib.sh's kTLS key pairs
 # (SECRET_KTLS<middle>TX_KEY, _RX_KEY), one connection each: AES-GCM-256
@@ -284,7 +260,7 @@ t_btf_erase_secrets() {
 		ko=$(btf_dm_ko "$vml") || return 1
 		kdir=$(btf_ktls_modules "$vml") ||
 			{ echo "no tls.ko, gcm.ko beside $vml (VMSIFT_ERASE_FULL=1 extracts them)"; return 1; }
-		mapfile -t keys < <(btf_known_secrets; btf_ktls_keys --ktls; btf_ktls_ko_args "$kdir")
+		mapfile -t keys < <(known_secrets; btf_ktls_keys --ktls; btf_ktls_ko_args "$kdir")
 		# shellcheck disable=SC2206 # two "--ko PATH" pairs, no blanks
 		keys+=($ko)
 	fi

@@ -24,8 +24,10 @@
 #   - -e -d 31: bitmaps equal upstream's -e --work-dir;
 #   - data/erase/secrets.conf (BTF) and secrets-dwarf.conf (-x) resolve
 #     and erase the bytes drgn says the secrets are (erased_check.py);
-#   - crash (Debian's, with the -dbg vmlinux) opens the -e dump and the
-#     erased dumps.
+#   - crash, with the -dbg vmlinux, opens the -e dump and the erased
+#     dumps: tests/harness/crash-check runs Debian trixie's crash 8.0.6
+#     for these kernels (bookworm's 8.0.2 opens neither; on 7.x with
+#     --no_kmem_cache --no_modules), once it opened the raw kdump.
 # Times (2 busy cores): doc/debuginfo.md.
 
 dbgnew_dir=$work/dbgnew
@@ -196,7 +198,7 @@ dbgnew_one() {
 	if crash_opens_raw "$dn_raw" "$dn_ver" "$dbgnew_cache" "$dbgnew_dir"; then
 		run_test "dbgnew $dn_ver: crash opens the -e dump and the erased dumps" t_dbgnew_crash
 	else
-		log "# skipped: crash on the $dn_ver dumps: $(crash --version 2>/dev/null | grep -m1 .) does not open the raw kdump itself ($dbgnew_cache/dbgnew-ref/$dn_ver/crash-*.log)"
+		run_test "dbgnew $dn_ver: crash opens the raw kdump" t_dbgnew_failed "$CRASH_RAW_LOG"
 	fi
 }
 

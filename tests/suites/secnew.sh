@@ -20,20 +20,35 @@
 # dbgnew.sh or fetch_dbg_vmlinux put it there; not downloaded here):
 #   - the encrypted key's random payload (drgn reads it from the raw
 #     vmcore) is gone too, and drgn's places of base_crng, input_pool,
-#     each CPU's crngs, the user, logon, fscrypt and encrypted keys' payloads are
-#     'X' in the BTF and the DWARF dumps (tests/tools/erased_check.py);
+#     each CPU's crngs, the user, logon, fscrypt and encrypted keys'
+#     payloads, the dm-crypt mappings' keys, contexts and key schedules and the kTLS
+#     sockets' keys are 'X' in every erased dump: BTF (kdump, ELF,
+#     flattened rebuilt with -R, a --split set reassembled, -e) and DWARF
+#     (-x secrets-dwarf.conf) (tests/tools/erased_check.py, run by
+#     Debian trixie's drgn 0.0.31 with the modules' DWARF:
+#     tests/harness/trixie-tools; bookworm's 0.0.22 cannot load 6.4+
+#     modules' debug info);
 #   - secrets-dwarf.conf with -x leaves none of the known secrets, and the
 #     two files' [dm_mod] and kTLS rules write the same dump from BTF as
 #     from DWARF, eraseinfo included;
-#   - crash opens the erased dump, when Debian's crash opens the raw one
-#     (remembered in the cache as dbgnew.sh does).
+#   - crash opens every erased dump (those above, the --split set as
+#     such), when it opens the raw vmcore (remembered in the cache as
+#     dbgnew.sh does): tests/harness/crash-check runs trixie's crash
+#     8.0.6 for these kernels (bookworm's 8.0.2 opens neither), on 7.x
+#     with --no_kmem_cache --no_modules;
+#   - the oracles are not blind: a dump erased without the user-key rule,
+#     and one without the dm-crypt key rule, fail erased_check.py naming
+#     the place left; a dump cut after its first MiB fails crash-check.
 
 secnew_dir=$work/secnew
 secnew_cache=${VMSIFT_CACHE:-$top/tests/work/cache}
 secnew_suites=${VMSIFT_SECRETS_NEW_SUITES:-trixie trixie-backports}
-secnew_py=/usr/bin/python3          # Debian's python: has drgn
+secnew_py=/usr/bin/python3          # Debian's python: has libkdumpfile
+secnew_drgn="$top/tests/harness/trixie-tools python3"   # drgn 0.0.31
 # shellcheck source=tests/suites/lib/crash_source.sh
 . "$top/tests/suites/lib/crash_source.sh"
+# shellcheck source=tests/suites/lib/known_secrets.sh
+. "$top/tests/suites/lib/known_secrets.sh"
 
 # secnew_vmcore SUITE: "KVER VMCORE" of SUITE's secrets guest, made once
 # into the cache.
@@ -120,43 +135,117 @@ secnew_grep() {
 	     END { exit bad }' "$dump.n"
 }
 
+# secnew_btf_dump RAW: $sn_out.btf, RAW erased by secrets.conf without -x.
+secnew_btf_dump() {
+	rm -f "$sn_out.btf" "$sn_out.btf".*
+	vmsift --config "$top/data/erase/secrets.conf" -l -d 31 --message-level 0 \
+		"$1" "$sn_out.btf"
+}
+
 # t_secnew_btf RAW: secrets.conf without -x leaves no known secret.
 t_secnew_btf() {
-	local o=$sn_out.btf
-	rm -f "$o" "$o".*
-	vmsift --config "$top/data/erase/secrets.conf" -l -d 31 --message-level 0 \
-		"$1" "$o" || return 1
-	secnew_grep "$1" "$o"
+	secnew_btf_dump "$1" || return 1
+	secnew_grep "$1" "$sn_out.btf"
 }
 
 # secnew_encrypted RAW VMLINUX: "hex:..." of each encrypted key's payload.
 secnew_encrypted() {
 	local k enc
-	enc=$("$secnew_py" "$top/tests/tools/erased_check.py" --print-encrypted "$1" "$2") || return 1
+	enc=$($secnew_drgn "$top/tests/tools/erased_check.py" --print-encrypted "$1" "$2") || return 1
 	[ -n "$enc" ] || { echo "no encrypted key in $1" >&2; return 1; }
 	for k in $enc; do echo "hex:$k"; done
 }
 
-# t_secnew_drgn RAW VMLINUX: the encrypted payload is gone from the BTF
-# dump, and drgn's places of every secret it knows are erased in the BTF
-# and the DWARF (-x secrets-dwarf.conf) dumps; the DWARF one leaves no
-# known secret either.
+# secnew_known KVER VMLINUX: erased_check.py's arguments for the
+# secrets guest's known secrets (known_secrets: keys, dm-crypt keys and
+# schedules, the encrypted key), with dm-mod.ko and dm-crypt.ko's DWARF;
+# the kTLS keys with tls.ko and gcm.ko's: 6.12's generic gcm (its AES-NI
+# GCM keeps neither the schedule nor H where ktls_keys.py looks: its
+# sockets' contexts are still checked erased), 7.x's all four with
+# --ktls-lib.
+secnew_known() {
+	local m=${2%/*}/usr/lib/debug/lib/modules/$1/kernel ko
+	for ko in drivers/md/dm-mod.ko drivers/md/dm-crypt.ko net/tls/tls.ko crypto/gcm.ko; do
+		[ -f "$m/$ko" ] || { echo "no $m/$ko (fetch_dbg_vmlinux extracts it)" >&2; return 1; }
+	done
+	known_secrets
+	printf '%s\n' --ktls-tx "$SECRET_KTLS_TX_KEY" --ktls-rx "$SECRET_KTLS_RX_KEY" \
+		--ko "$m/drivers/md/dm-mod.ko" --ko "$m/drivers/md/dm-crypt.ko" \
+		--ko "$m/net/tls/tls.ko" --ko "$m/crypto/gcm.ko"
+	case $1 in
+	6.*) ;;
+	*) printf '%s\n' --ktls-lib --ktls-tx "$SECRET_KTLS_NI_TX_KEY" \
+		--ktls-rx "$SECRET_KTLS_NI_RX_KEY" ;;
+	esac
+}
+
+# secnew_dumps RAW VMLINUX: the erased dumps of RAW the oracles read,
+# $sn_out.{btf,x,elf,rebuilt,s1,s2,merged,e}: secrets.conf (BTF) as
+# kdump, ELF, flattened rebuilt with -R, a --split set (and reassembled),
+# with -e; secrets-dwarf.conf with -x.
+secnew_dumps() {
+	local raw=$1 conf=$top/data/erase/secrets.conf o=$sn_out
+	[ -s "$o.btf" ] || secnew_btf_dump "$raw" || return 1
+	rm -f "$o".{x,elf,rebuilt,s1,s2,merged,e} "$o".{x,elf,rebuilt,s1,merged,e}.*
+	vmsift -x "$2" --config "${conf%.conf}-dwarf.conf" -l -d 31 \
+		--message-level 0 "$raw" "$o.x" || return 1
+	vmsift --config "$conf" -E -d 31 --message-level 0 "$raw" "$o.elf" || return 1
+	vmsift --config "$conf" -F -l -d 31 --message-level 0 "$raw" |
+		vmsift -R --message-level 0 "$o.rebuilt" || return 1
+	vmsift --config "$conf" --split -l -d 31 --message-level 0 "$raw" "$o.s1" "$o.s2" || return 1
+	vmsift --reassemble --message-level 0 "$o.s1" "$o.s2" "$o.merged" || return 1
+	vmsift --config "$conf" -e -l -d 31 --message-level 0 "$raw" "$o.e"
+}
+
+# t_secnew_drgn KVER RAW VMLINUX: the encrypted payload is gone from the
+# BTF and DWARF dumps, which leave no known secret; drgn's places of
+# every secret it knows (secnew_known) are erased in every dump of
+# secnew_dumps.
 t_secnew_drgn() {
-	local raw=$1 vml=$2 enc=()
+	local kver=$1 raw=$2 vml=$3 enc=() known=() o=$sn_out
 	# shellcheck source=/dev/null
 	. "$top/tests/harness/lib.sh"
-	rm -f "$sn_out.x" "$sn_out.x".*
-	[ -s "$sn_out.btf" ] || t_secnew_btf "$raw" > /dev/null || return 1
 	mapfile -t enc < <(secnew_encrypted "$raw" "$vml") || return 1
 	[ ${#enc[@]} -gt 0 ] || { echo "no encrypted key payload"; return 1; }
-	secnew_grep "$raw" "$sn_out.btf" "${enc[@]}" || return 1
-	vmsift -x "$vml" --config "$top/data/erase/secrets-dwarf.conf" -l -d 31 \
-		--message-level 0 "$raw" "$sn_out.x" || return 1
-	secnew_grep "$raw" "$sn_out.x" "${enc[@]}" || return 1
-	"$secnew_py" "$top/tests/tools/erased_check.py" --key "$SECRET_USER_KEY" \
-		--key "$SECRET_LOGON_KEY" --key "$SECRET_KMK_KEY" \
-		--key "$SECRET_FSCRYPT_KEY" --encrypted --tfm-neighbours \
-		"$raw" "$vml" "$sn_out.btf" "$sn_out.x"
+	mapfile -t known < <(secnew_known "$kver" "$vml")
+	[ ${#known[@]} -gt 20 ] || return 1
+	secnew_dumps "$raw" "$vml" || return 1
+	secnew_grep "$raw" "$o.btf" "${enc[@]}" || return 1
+	secnew_grep "$raw" "$o.x" "${enc[@]}" || return 1
+	$secnew_drgn "$top/tests/tools/erased_check.py" "${known[@]}" "$raw" "$vml" \
+		"$o.btf" "$o.x" "$o.elf" "$o.rebuilt" "$o.merged" "$o.e" 2> "$o.drgn.log" ||
+		{ tail -n 5 "$o.drgn.log"; return 1; }
+}
+
+# t_secnew_planted KVER RAW VMLINUX: erased_check.py fails on a dump
+# whose config lacks the user keys' rule, and on one lacking the
+# dm-crypt key's rule, naming the place left.
+t_secnew_planted() {
+	local kver=$1 raw=$2 vml=$3 known=() o=$sn_out.planted what sel msg
+	# shellcheck source=/dev/null
+	. "$top/tests/harness/lib.sh"
+	mapfile -t known < <(secnew_known "$kver" "$vml")
+	[ ${#known[@]} -gt 20 ] || return 1
+	for what in user dm; do
+		case $what in
+		user) sel='/where k.type == &key_type_user$/,/^endfor/d' ;;
+		dm) sel='/erase t.private:crypt_config@dm_crypt\*.key size/d' ;;
+		esac
+		sed "$sel" "$top/data/erase/secrets.conf" > "$o.$what.conf"
+		cmp -s "$o.$what.conf" "$top/data/erase/secrets.conf" &&
+			{ echo "no $what rule taken out"; return 1; }
+		rm -f "$o.$what"
+		vmsift --config "$o.$what.conf" -l -d 31 --message-level 0 \
+			"$raw" "$o.$what" || return 1
+		if msg=$($secnew_drgn "$top/tests/tools/erased_check.py" "${known[@]}" \
+			"$raw" "$vml" "$o.$what" 2> /dev/null); then
+			echo "erased_check.py passed a dump without the $what rule"; return 1
+		fi
+		case $what in
+		user) grep -E '^[^ ]+: user key [0-9]+ payload at .* not erased' <<< "$msg" ;;
+		dm) grep -E '^[^ ]+: dm vmsift-[a-z-]+ key at .* not erased' <<< "$msg" ;;
+		esac || { echo "without the $what rule: $msg"; return 1; }
+	done
 }
 
 # t_secnew_same RAW VMLINUX: the files' [dm_mod] rules, and their kTLS
@@ -183,11 +272,32 @@ t_secnew_same() {
 	done
 }
 
-# t_secnew_crash RAW KVER: crash opens the erased (BTF) dump.
+# t_secnew_crash KVER RAW VMLINUX: crash opens every erased dump
+# (secnew_dumps: the --split set as such), and says the -e one is one.
 t_secnew_crash() {
-	[ -s "$sn_out.btf" ] || t_secnew_btf "$1" > /dev/null || return 1
-	VMSIFT_CACHE=$secnew_cache KERNEL_VERSION=$2 \
-		"$top/tests/harness/crash-check" "$sn_out.btf"
+	local d o=$sn_out
+	[ -s "$o.e" ] || secnew_dumps "$2" "$3" || return 1
+	for d in btf x elf rebuilt "s1 $o.s2" merged e; do
+		# shellcheck disable=SC2086 # "s1 $o.s2": the two files of the set
+		# 7.3's ELF dump took crash 4 minutes at a load of 12 on 2 cores
+		T_CRASH=${T_CRASH:-900} VMSIFT_CACHE=$secnew_cache KERNEL_VERSION=$1 \
+			"$top/tests/harness/crash-check" $o.$d || return 1
+	done
+	grep -q 'EXCLUDED VMEMMAP' "$o.e.crash.log" ||
+		{ echo "crash did not see an -e dump"; return 1; }
+}
+
+# t_secnew_crash_cut KVER RAW: crash-check fails on the erased dump cut
+# after its first MiB.
+t_secnew_crash_cut() {
+	local o=$sn_out.cut
+	rm -f "$o" "$o".*
+	[ -s "$sn_out.btf" ] || secnew_btf_dump "$2" || return 1
+	head -c 1048576 "$sn_out.btf" > "$o" || return 1
+	if VMSIFT_CACHE=$secnew_cache KERNEL_VERSION=$1 \
+		"$top/tests/harness/crash-check" "$o"; then
+		echo "crash-check passed a dump cut after 1 MiB"; return 1
+	fi
 }
 
 t_secnew_failed() {
@@ -203,7 +313,15 @@ secnew_one() {
 		return
 	fi
 	read -r kver raw <<< "$k"
-	sn_out=$work/out/secnew-$kver
+	# the dumps the drgn and crash tests share: kept across tests/run's
+	# scrub of $work/out, removed after the kernel's last test
+	sn_out=$secnew_dir/out-$kver
+	secnew_tests "$kver" "$raw"
+	[ "${VMSIFT_KEEP:-0}" = 1 ] || rm -f "$sn_out".*
+}
+
+secnew_tests() {
+	local kver=$1 raw=$2 vml
 	run_test "secnew $kver: secrets.conf (BTF, no -x): every known secret in the vmcore, none in the dump" \
 		t_secnew_btf "$raw"
 	vml=$secnew_cache/dbg-$kver/vmlinux-$kver
@@ -211,14 +329,20 @@ secnew_one() {
 		log "# skipped: secnew $kver: drgn, -x and crash checks (no -dbg vmlinux in $secnew_cache/dbg-$kver: VMSIFT_DBG_NEW=1 fetches it)"
 		return
 	fi
-	run_test "secnew $kver: drgn's places erased, the encrypted key's payload gone (BTF and -x)" \
-		t_secnew_drgn "$raw" "$vml"
+	run_test "secnew $kver: drgn 0.0.31's places, modules' included, erased in every dump (BTF formats, -e, -x)" \
+		t_secnew_drgn "$kver" "$raw" "$vml"
+	run_test "secnew $kver: erased_check.py fails on a dump without the user-key rule, or the dm-crypt key rule" \
+		t_secnew_planted "$kver" "$raw" "$vml"
 	run_test "secnew $kver: [dm_mod] and kTLS rules write the same dump from BTF as from DWARF" \
 		t_secnew_same "$raw" "$vml"
 	if crash_opens_raw "$raw" "$kver" "$secnew_cache" "$secnew_dir"; then
-		run_test "secnew $kver: crash opens the erased dump" t_secnew_crash "$raw" "$kver"
+		run_test "secnew $kver: crash opens every erased dump (kdump, -x, ELF, -R, --split, -e)" \
+			t_secnew_crash "$kver" "$raw" "$vml"
+		run_test "secnew $kver: crash-check fails on an erased dump cut after 1 MiB" \
+			t_secnew_crash_cut "$kver" "$raw"
 	else
-		log "# skipped: secnew $kver: crash on the erased dump: $(crash --version 2>/dev/null | grep -m1 .) does not open the raw vmcore itself ($secnew_cache/dbgnew-ref/$kver/crash-*.log)"
+		run_test "secnew $kver: crash opens the raw vmcore" \
+			t_secnew_failed "$CRASH_RAW_LOG"
 	fi
 }
 

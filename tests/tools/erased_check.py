@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """erased_check.py [--key TEXT]... [--dm-key TEXT... [--schedule TEXT]...
---ko KO...] [--encrypted] [--ktls-tx TEXT --ktls-rx TEXT --ko KO...]
+--ko KO...] [--encrypted] [--ktls-tx TEXT --ktls-rx TEXT [--ktls-lib] --ko KO...]
 [--tfm-neighbours]
 RAW VMLINUX DUMP... - the shipped
 secrets rules (data/erase/secrets.conf) applied to RAW gave each DUMP the
@@ -46,7 +46,10 @@ crypto_recv and the places of each direction's transforms (AES key
 schedules, GHASH tables, AES-NI contexts, ChaCha20 contexts), found by
 drgn (ktls_keys.py's walk of tcp_hashinfo.ehash); each known key must
 be found in its socket's places, so the check cannot pass by finding
-no socket.
+no socket.  --ktls-lib (7.x, whose gcm runs on the
+AES library, without a ctr(aes) cipher's schedule or ghash-generic's
+table): each known key must be in its tls_context and in its
+direction's AEAD transform's context instead (tls.ko's DWARF only).
 The bytes around a place are RAW's, except where another place (erased
 too) lies: crypto_send and crypto_recv are neighbours, so are an essiv
 child's context and a key payload.
@@ -140,6 +143,17 @@ def module_of(tfm):
     return mod.name.string_().decode() if mod.value_() else "vmlinux"
 
 
+def block_cipher(prog, tfm):
+    """The block cipher behind TFM, a cbc or ecb transform: its context's
+    first word, followed through each further cbc or ecb in between (6.8
+    and later: cbc(ecb(aes-generic)), an lskcipher holding a pointer to
+    the next, ecb's to the cipher)."""
+    child = child_tfm(prog, tfm, 0, "cipher")
+    while child is not None and driver(child).startswith(("cbc(", "ecb(")):
+        child = child_tfm(prog, child, 0, "cipher")
+    return child
+
+
 def schedules(prog, tfm):
     """(what, struct crypto_tfm) of each block cipher context that holds
     key material behind TFM: cbc's or ecb's cipher, xts's child's cipher
@@ -147,7 +161,7 @@ def schedules(prog, tfm):
     internal transform behind simd and cryptd."""
     name = driver(tfm)
     if name.startswith("cbc(") or name.startswith("ecb("):
-        return [("cipher", child_tfm(prog, tfm, 0, "cipher"))]
+        return [("cipher", block_cipher(prog, tfm))]
     if name.startswith("xts(") or name.startswith("essiv("):
         child = child_tfm(prog, tfm, 0, "skcipher")
         side = "tweak" if name.startswith("xts(") else "essiv"
@@ -156,19 +170,21 @@ def schedules(prog, tfm):
         return out + [("child " + w, t) for w, t in schedules(prog, child)]
     if module_of(tfm) == "aesni_intel" and not name.startswith("__"):
         cryptd = child_tfm(prog, tfm, 0, "skcipher")
-        if driver(cryptd).startswith("cryptd("):
+        if cryptd is not None and driver(cryptd).startswith("cryptd("):
             return [("aes-ni internal", child_tfm(prog, cryptd, 1, "skcipher"))]
     return []
 
 
 def tfm_contexts(prog, name, cc):
     """(name, address, size, bytes) of each transform's context and of
-    every schedule behind it (schedules())."""
+    every schedule behind it (schedules()); the context itself holds the
+    schedule where the driver is no template over a cipher (7.x:
+    cbc-aes-lib, xts-aes-lib, aesni_intel's xts without cryptd)."""
     for i in range(cc.tfms_count.value_()):
         tfm = cc.cipher_tfm.tfms[i].base
         size = tfm.__crt_alg.cra_ctxsize.value_()
         yield ("%s tfm %d context" % (name, i), tfm.__crt_ctx.address_,
-               size, None)
+               size, prog.read(tfm.__crt_ctx.address_, size))
         for what, child in schedules(prog, tfm):
             size = child.__crt_alg.cra_ctxsize.value_()
             yield ("%s tfm %d %s %s" % (name, i, what, driver(child)),
@@ -219,16 +235,10 @@ def encrypted_payloads(prog):
         if p.value_():
             yield ("encrypted key %d decrypted data" % k.serial.value_(),
                    p.decrypted_data.value_(), p.decrypted_datalen.value_())
-def ktls_secrets(prog, keys):
-    """(name, address, size) of every kTLS place; each known key (a
-    direction: its TEXT) must be in its tls_context, AES schedule and
-    GHASH table."""
-    out, missing = ktls_keys.check(prog, keys)
-    if missing:
-        print("\n".join(missing))
-        sys.exit(1)
-    # each direction's AEAD transform's own context (the rules erase it
-    # whatever the driver: 7.x's AES library keeps its key there)
+def ktls_aead_contexts(prog):
+    """(name, address, size, direction) of each kTLS direction's AEAD
+    transform's own context (the rules erase it whatever the driver:
+    7.x's AES library keeps its key there)."""
     for sk, ctx in ktls_keys.ktls_contexts(prog):
         for d, priv, sw, aead in (
                 ("tx", "priv_ctx_tx", "tls_sw_context_tx", "aead_send"),
@@ -237,9 +247,44 @@ def ktls_secrets(prog, keys):
             if not p.value_():
                 continue
             a = drgn.cast("struct %s *" % sw, p).member_(aead).base
-            out.append(("sock 0x%x %s %s.%s context" % (sk, d, sw, aead),
-                        a.__crt_ctx.address_, a.__crt_alg.cra_ctxsize.value_()))
-    return out
+            yield ("sock 0x%x %s %s.%s context" % (sk, d, sw, aead),
+                   a.__crt_ctx.address_, a.__crt_alg.cra_ctxsize.value_(), d)
+
+
+def ktls_lib_check(prog, keys):
+    """The places of ktls_keys.check() less the schedule and GHASH table
+    behind gcm(ctr(aes)), which 7.x's AES library does not have
+    (--ktls-lib): each known key must be in its direction's tls_context
+    and, as the start of its expanded key, in its AEAD's context."""
+    out, found = [], set()
+    for sk, ctx in ktls_keys.ktls_contexts(prog):
+        for d, member in (("tx", "crypto_send"), ("rx", "crypto_recv")):
+            c = ctx.member_(member)
+            out.append(("sock 0x%x %s tls_context.%s" % (sk, d, member),
+                        c.address_, drgn.sizeof(c.type_)))
+            got = prog.read(c.aes_gcm_256.key.address_, 32)
+            found.update((d, "tls_context", k) for k in keys.get(d, ())
+                         if got.startswith(k))
+    for name, addr, size, d in ktls_aead_contexts(prog):
+        data = prog.read(addr, size)
+        found.update((d, "AEAD context", k) for k in keys.get(d, ())
+                     if k in data)
+    return out, ["the known %s key %r is not in any kTLS socket's %s"
+                 % (d, k, what) for d in keys for k in keys[d]
+                 for what in ("tls_context", "AEAD context")
+                 if (d, what, k) not in found]
+
+
+def ktls_secrets(prog, keys, lib=False):
+    """(name, address, size) of every kTLS place; each known key (a
+    direction: its TEXT) must be in its tls_context, AES schedule and
+    GHASH table (LIB: ktls_lib_check())."""
+    out, missing = (ktls_lib_check if lib else ktls_keys.check)(prog, keys)
+    if missing:
+        print("\n".join(missing))
+        sys.exit(1)
+    return out + [p[:3] for p in ktls_aead_contexts(prog)
+                  if not lib or p[:3] not in out]
 
 
 def expected(ref, start, places):
@@ -348,7 +393,7 @@ def arg_bytes(text):
 def main():
     args = sys.argv[1:]
     want, kos, dm_keys, scheds, enc, ktls = [], [], [], [], False, {}
-    tfm_ok = False
+    tfm_ok = lib = False
     if args[:1] == ["--print-encrypted"]:
         prog = drgn.Program()
         prog.set_core_dump(args[1])
@@ -358,10 +403,11 @@ def main():
         return
     while args[:1] in (["--key"], ["--dm-key"], ["--ko"], ["--schedule"],
                        ["--encrypted"], ["--ktls-tx"], ["--ktls-rx"],
-                       ["--tfm-neighbours"]):
-        if args[0] in ("--encrypted", "--tfm-neighbours"):
+                       ["--tfm-neighbours"], ["--ktls-lib"]):
+        if args[0] in ("--encrypted", "--tfm-neighbours", "--ktls-lib"):
             enc = enc or args[0] == "--encrypted"
             tfm_ok = tfm_ok or args[0] == "--tfm-neighbours"
+            lib = lib or args[0] == "--ktls-lib"
             args = args[1:]
             continue
         if args[0] == "--key":
@@ -392,7 +438,7 @@ def main():
             sys.exit(1)
         found += payloads
     if ktls:
-        found += ktls_secrets(prog, ktls)
+        found += ktls_secrets(prog, ktls, lib)
     for name, addr, size in found:
         ref = prog.read(addr - PAD, size + 2 * PAD)
         want_out = expected(ref, addr - PAD, found)

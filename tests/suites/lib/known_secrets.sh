@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/suites/lib/known_secrets.sh - erased_check.py's arguments for the
+# secrets guest's known secrets, shared by the suites that check its
+# vmcores (btf.sh: 6.1; secnew.sh: 6.12, 7.x).  Sourced inside tests/run;
+# the caller has sourced tests/harness/lib.sh (SECRET_*).
+
+# known_secrets: erased_check.py's arguments for the secrets guest's
+# known secrets (lib.sh, sourced): the user, logon, master and fscrypt-
+# provisioning keys' payloads, each dm-crypt mapping's key and the
+# schedules that must hold its halves (cbc: the key; xts: the data key
+# in the child's cipher, the tweak key in the tweak cipher; essiv: the
+# key, and its SHA-256 in the ESSIV cipher; AES-NI: both halves in the
+# internal context; essiv over AES-NI: the key in the internal context
+# behind the child's simd and cryptd, its SHA-256 in AES-NI's cipher),
+# and the encrypted key's payload.
+known_secrets() {
+	local ess essni
+	ess=$(printf '%s' "$SECRET_DM_ESSIV_KEY" | sha256sum | cut -c1-64)
+	essni=$(printf '%s' "$SECRET_DM_ESSIV_NI_KEY" | sha256sum | cut -c1-64)
+	printf '%s\n' --key "$SECRET_USER_KEY" --key "$SECRET_LOGON_KEY" \
+		--key "$SECRET_KMK_KEY" --key "$SECRET_FSCRYPT_KEY" \
+		--dm-key "$SECRET_DM_KEY" --schedule "$SECRET_DM_KEY" \
+		--dm-key "$SECRET_DM_XTS_KEY1$SECRET_DM_XTS_KEY2" \
+		--schedule "$SECRET_DM_XTS_KEY1" --schedule "$SECRET_DM_XTS_KEY2" \
+		--dm-key "$SECRET_DM_ESSIV_KEY" --schedule "$SECRET_DM_ESSIV_KEY" \
+		--schedule "hex:$ess" \
+		--dm-key "$SECRET_DM_AESNI_KEY1$SECRET_DM_AESNI_KEY2" \
+		--schedule "$SECRET_DM_AESNI_KEY1" --schedule "$SECRET_DM_AESNI_KEY2" \
+		--dm-key "$SECRET_DM_ESSIV_NI_KEY" --schedule "$SECRET_DM_ESSIV_NI_KEY" \
+		--schedule "hex:$essni" \
+		--encrypted
+}
