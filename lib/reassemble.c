@@ -8,7 +8,8 @@
  * [0, max_mapnr) in order.  The metadata is taken from part 0 with the
  * split fields cleared; then each part's descriptors are rewritten for
  * their new data offsets (the shared zero page recognized by its offset)
- * and its data copied, compressed as it is.  The header says incomplete
+ * and its data copied, compressed as it is, then each part's eraseinfo
+ * (the sub header says where).  The header says incomplete
  * until the end, and stays so if any part was.
  *
  * vmsift_reassemble() of the public API; reads the parts itself (they
@@ -356,6 +357,44 @@ out:
 	return ret;
 }
 
+/* Each part's eraseinfo, in order, after the data (makedumpfile's
+ * --reassemble does the same); the sub header then says where. */
+static int write_eraseinfo(struct reassembly *r, struct vs_error *err)
+{
+	struct kdump_sub_header sh = r->parts[0].sh;
+	uint8_t *buf = malloc(RA_BUF);
+	uint64_t start = r->next;
+	int ret = 0;
+
+	if (!buf)
+		return vs_err_oom(err, "out of memory");
+	for (unsigned i = 0; i < r->n && ret == 0; i++) {
+		const struct kdump_sub_header *ps = &r->parts[i].sh;
+
+		for (uint64_t done = 0; done < ps->size_eraseinfo && ret == 0;) {
+			size_t n = ps->size_eraseinfo - done < RA_BUF ?
+				   (size_t)(ps->size_eraseinfo - done) : RA_BUF;
+
+			ret = read_part_at(&r->parts[i], buf, n,
+					   ps->offset_eraseinfo + done,
+					   "eraseinfo", err);
+			if (ret == 0)
+				ret = vs_sink_write(&r->sink, buf, n, r->next, err);
+			r->next += n;
+			done += n;
+		}
+	}
+	free(buf);
+	if (ret < 0)
+		return ret;
+	sh.split = 0;
+	sh.start_pfn = sh.end_pfn = sh.start_pfn_64 = sh.end_pfn_64 = 0;
+	sh.offset_eraseinfo = r->next > start ? start : 0;
+	sh.size_eraseinfo = r->next - start;
+	kdump_sub_header_order(&r->parts[0].order, &sh);
+	return vs_sink_write(&r->sink, &sh, sizeof(sh), r->bs, err);
+}
+
 static int finish(struct reassembly *r, struct vs_error *err)
 {
 	struct kdump_header h = r->parts[0].h;
@@ -380,7 +419,8 @@ static int reassemble(struct reassembly *r, int out_fd, const char *out_name,
 		return -1;
 	r->data_off = r->desc_off + r->ndumpable * sizeof(struct kdump_page_desc);
 	if (vs_sink_open(&r->sink, out_fd, out_name, 0, 0, 0, err) < 0 ||
-	    write_meta(r, err) < 0 || write_data(r, err) < 0)
+	    write_meta(r, err) < 0 || write_data(r, err) < 0 ||
+	    write_eraseinfo(r, err) < 0)
 		return -1;
 	return finish(r, err);
 }

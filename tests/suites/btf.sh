@@ -247,7 +247,8 @@ btf_ktls_keys() {
 # DWARF of tls.ko, gcm.ko, ccm.ko and chacha20poly1305.ko
 # (btf_ktls_modules), the known TX and RX keys there), in every
 # format: kdump (lzo), ELF, flattened rebuilt with -R, a split set
-# reassembled; secrets-dwarf.conf with -x (DWARF) erases the same bytes;
+# reassembled (byte for byte the kdump one, eraseinfo included);
+# secrets-dwarf.conf with -x (DWARF) erases the same bytes;
 # crash still opens the kdump one (tests/harness/crash-check, the -dbg
 # vmlinux).
 t_btf_erase_secrets() {
@@ -274,6 +275,9 @@ t_btf_erase_secrets() {
 		"$o.dwarf" > /dev/null || return 1
 	"$top/vmsift" --config "$conf" --split -l -d 31 "$in" "$o.s1" "$o.s2" > /dev/null || return 1
 	"$top/vmsift" --reassemble "$o.s1" "$o.s2" "$o.merged" > /dev/null || return 1
+	# the eraseinfo too: the direct file, byte for byte
+	cmp "$o.kdump" "$o.merged" ||
+		{ echo "the erased split set reassembled is not the direct dump"; return 1; }
 	"$btf_py" "$top/tests/tools/erased_check.py" "${keys[@]}" "$in" "$vml" \
 		"$o.kdump" "$o.elf" "$o.rebuilt" "$o.merged" "$o.dwarf" || return 1
 	VMSIFT_CACHE=${VMSIFT_CACHE:-$top/tests/work/cache} \
