@@ -159,19 +159,26 @@ secnew_encrypted() {
 # secnew_known KVER VMLINUX: erased_check.py's arguments for the
 # secrets guest's known secrets (known_secrets: keys, dm-crypt keys and
 # schedules, the encrypted key), with dm-mod.ko and dm-crypt.ko's DWARF;
-# the kTLS keys with tls.ko and gcm.ko's: 6.12's generic gcm (its AES-NI
+# a whole transform context erased beside a place is no change around it
+# (--tfm-neighbours: 6.12's dm-crypt cbc(ecb(aes)) context lies beside a
+# user key's payload); the kTLS keys with tls.ko's, gcm.ko's, ccm.ko's
+# and chacha20poly1305.ko's (the walk reads every socket's transforms,
+# CCM and ChaCha20 ones included): 6.12's generic gcm (its AES-NI
 # GCM keeps neither the schedule nor H where ktls_keys.py looks: its
 # sockets' contexts are still checked erased), 7.x's all four with
 # --ktls-lib.
 secnew_known() {
 	local m=${2%/*}/usr/lib/debug/lib/modules/$1/kernel ko
-	for ko in drivers/md/dm-mod.ko drivers/md/dm-crypt.ko net/tls/tls.ko crypto/gcm.ko; do
+	for ko in drivers/md/dm-mod.ko drivers/md/dm-crypt.ko net/tls/tls.ko crypto/gcm.ko \
+		crypto/ccm.ko crypto/chacha20poly1305.ko; do
 		[ -f "$m/$ko" ] || { echo "no $m/$ko (fetch_dbg_vmlinux extracts it)" >&2; return 1; }
 	done
 	known_secrets
-	printf '%s\n' --ktls-tx "$SECRET_KTLS_TX_KEY" --ktls-rx "$SECRET_KTLS_RX_KEY" \
+	printf '%s\n' --tfm-neighbours \
+		--ktls-tx "$SECRET_KTLS_TX_KEY" --ktls-rx "$SECRET_KTLS_RX_KEY" \
 		--ko "$m/drivers/md/dm-mod.ko" --ko "$m/drivers/md/dm-crypt.ko" \
-		--ko "$m/net/tls/tls.ko" --ko "$m/crypto/gcm.ko"
+		--ko "$m/net/tls/tls.ko" --ko "$m/crypto/gcm.ko" \
+		--ko "$m/crypto/ccm.ko" --ko "$m/crypto/chacha20poly1305.ko"
 	case $1 in
 	6.*) ;;
 	*) printf '%s\n' --ktls-lib --ktls-tx "$SECRET_KTLS_NI_TX_KEY" \
