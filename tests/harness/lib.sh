@@ -279,9 +279,12 @@ need_host_tools() {
 	fi
 	# apt-get download PKG:DEBARCH needs the architecture known to dpkg
 	# (riscv64's packages come through a private trixie source instead).
+	# grep reads all of dpkg's output (no -q): dpkg writes a line at a
+	# time, and under pipefail an early exit of grep -q on the first line
+	# kills dpkg's next write with SIGPIPE and fails the test (seen in CI).
 	case $DEBARCH in
 	arm64|ppc64el|s390x)
-		dpkg --print-foreign-architectures | grep -qx "$DEBARCH" ||
+		dpkg --print-foreign-architectures | grep -x "$DEBARCH" >/dev/null ||
 			die "step 'host packages': the $DEBARCH architecture is not enabled (run tools/install-deps, or dpkg --add-architecture $DEBARCH && apt-get update)" ;;
 	esac
 	need_cmd busybox busybox-static
