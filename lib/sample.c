@@ -84,7 +84,7 @@ void vs_sample_trim(struct vs_sample *s, size_t n)
 		return;
 	off = s->seed % n;
 	for (uint64_t j = 0; j < n; j++)
-		s->items[j] = s->items[vs_sample_place(j, m, n, off)];
+		s->items[j] = s->items[(j * m + off) / n];
 	s->n = n;
 }
 

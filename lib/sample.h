@@ -47,17 +47,9 @@ void vs_sample_fini(struct vs_sample *s);
 /* Offer the pfns START + i whose bit i is set in WORD. */
 void vs_sample_word(struct vs_sample *s, uint64_t start, uint64_t word);
 
-/* The J-th of N places spread evenly over M items (N <= M), shifted by
- * OFF < N: floor((J * M + OFF) / N), each at least one past the one
- * before. */
-static inline uint64_t vs_sample_place(uint64_t j, uint64_t m, uint64_t n,
-				       uint64_t off)
-{
-	return (j * m + off) / n;
-}
-
-/* Keep N of the sample's n items when it holds more: those at
- * vs_sample_place(j, n, N, SEED % N), j from 0 to N - 1, in order. */
+/* Keep N of the sample's n items when it holds more: those at the places
+ * floor((j * n + SEED % N) / N), j from 0 to N - 1, in order (N places
+ * spread evenly over the n, each at least one past the one before). */
 void vs_sample_trim(struct vs_sample *s, size_t n);
 
 /* Selection sampling, for a simple random sample of WANT of LEFT items
