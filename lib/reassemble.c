@@ -219,12 +219,27 @@ static void plan(struct reassembly *r)
 	r->meta_len = r->desc_off;
 }
 
-/* Header, sub header (split fields cleared), notes and bitmaps. */
+/* The joined file's sub header: part 0's, split fields cleared, the
+ * eraseinfo at EI_OFF (EI_SIZE bytes; 0 and 0 for none yet). */
+static int write_sub_header(struct reassembly *r, uint64_t ei_off,
+			    uint64_t ei_size, struct vs_error *err)
+{
+	struct kdump_sub_header sh = r->parts[0].sh;
+
+	sh.split = 0;
+	sh.start_pfn = sh.end_pfn = sh.start_pfn_64 = sh.end_pfn_64 = 0;
+	sh.offset_eraseinfo = ei_off;
+	sh.size_eraseinfo = ei_size;
+	kdump_sub_header_order(&r->parts[0].order, &sh);
+	return vs_sink_write(&r->sink, &sh, sizeof(sh), r->bs, err);
+}
+
+/* Header (incomplete until finish()), sub header with no eraseinfo yet
+ * (write_eraseinfo() gives it), notes and bitmaps. */
 static int write_meta(struct reassembly *r, struct vs_error *err)
 {
 	uint8_t *buf = malloc(RA_BUF);
 	struct kdump_header h = r->parts[0].h;
-	struct kdump_sub_header sh = r->parts[0].sh;
 	int ret = 0;
 
 	if (!buf)
@@ -239,14 +254,11 @@ static int write_meta(struct reassembly *r, struct vs_error *err)
 	}
 	free(buf);
 	h.status |= KDUMP_INCOMPLETE;
-	sh.split = 0;
-	sh.start_pfn = sh.end_pfn = sh.start_pfn_64 = sh.end_pfn_64 = 0;
 	kdump_header_order(&r->parts[0].order, &h);
-	kdump_sub_header_order(&r->parts[0].order, &sh);
 	if (ret == 0)
 		ret = vs_sink_write(&r->sink, &h, sizeof(h), 0, err);
 	if (ret == 0)
-		ret = vs_sink_write(&r->sink, &sh, sizeof(sh), r->bs, err);
+		ret = write_sub_header(r, 0, 0, err);
 	return ret;
 }
 
@@ -361,7 +373,6 @@ out:
  * --reassemble does the same); the sub header then says where. */
 static int write_eraseinfo(struct reassembly *r, struct vs_error *err)
 {
-	struct kdump_sub_header sh = r->parts[0].sh;
 	uint8_t *buf = malloc(RA_BUF);
 	uint64_t start = r->next;
 	int ret = 0;
@@ -387,12 +398,8 @@ static int write_eraseinfo(struct reassembly *r, struct vs_error *err)
 	free(buf);
 	if (ret < 0)
 		return ret;
-	sh.split = 0;
-	sh.start_pfn = sh.end_pfn = sh.start_pfn_64 = sh.end_pfn_64 = 0;
-	sh.offset_eraseinfo = r->next > start ? start : 0;
-	sh.size_eraseinfo = r->next - start;
-	kdump_sub_header_order(&r->parts[0].order, &sh);
-	return vs_sink_write(&r->sink, &sh, sizeof(sh), r->bs, err);
+	return write_sub_header(r, r->next > start ? start : 0,
+				r->next - start, err);
 }
 
 static int finish(struct reassembly *r, struct vs_error *err)
