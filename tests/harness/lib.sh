@@ -435,7 +435,8 @@ kernel_deb() {
 DBG_MODULE_FILES="drivers/md/dm-mod.ko drivers/md/dm-crypt.ko net/tls/tls.ko
 	crypto/gcm.ko crypto/xts.ko crypto/ecb.ko crypto/essiv.ko crypto/cryptd.ko
 	crypto/crypto_simd.ko arch/x86/crypto/aesni-intel.ko crypto/ctr.ko
-	crypto/ccm.ko crypto/chacha20poly1305.ko"
+	crypto/ccm.ko crypto/chacha20poly1305.ko crypto/authenc.ko crypto/lrw.ko
+	net/rxrpc/rxrpc.ko net/ceph/libceph.ko"
 fetch_dbg_vmlinux() { cache_locked fetch_dbg_vmlinux_locked "$@"; }
 fetch_dbg_vmlinux_locked() {
 	local ver=$1 deb dir=$VMSIFT_CACHE/dbg-$1 path

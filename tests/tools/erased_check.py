@@ -279,7 +279,8 @@ def module_key_places(prog):
     of an "rxrpc" key (rxrpc.ko's struct rxrpc_key_token list: the
     struct rxkad_key's session_key and ticket), a "ceph" key's (libceph's
     struct ceph_crypto_key: key, len bytes) and its cbc(aes)
-    transform's context and AES key schedule."""
+    transform's context (tfm; 7.x: aes_tfm) and, behind the cbc
+    template, the AES key schedule."""
     for e in list_for_each_entry("struct ima_key_entry",
                                  prog["ima_keys"].address_of_(), "list"):
         n = e.payload_len.value_()
@@ -322,12 +323,18 @@ def module_key_places(prog):
             n = ck.len.value_()
             yield ("ceph key %d key" % serial, ck.key.value_(), n,
                    prog.read(ck.key.value_(), n))
-            if ck.tfm.value_():
-                tfm = ck.tfm.base.base
+            try:
+                ptr = ck.tfm
+            except AttributeError:  # 7.x: aes_tfm, an AES key's (type 1)
+                ptr = ck.aes_tfm if ck.type.value_() == 1 else None
+            if ptr is not None and ptr.value_():
+                tfm = ptr.base.base
                 size = tfm.__crt_alg.cra_ctxsize.value_()
-                yield ("ceph key %d tfm context" % serial,
+                yield ("ceph key %d tfm context %s" % (serial, driver(tfm)),
                        tfm.__crt_ctx.address_, size,
                        prog.read(tfm.__crt_ctx.address_, size))
+                if not driver(tfm).startswith("cbc("):
+                    continue  # 7.x's cbc-aes-lib: the schedule is its context
                 cipher = block_cipher(prog, tfm)
                 size = cipher.__crt_alg.cra_ctxsize.value_()
                 sched = prog.read(cipher.__crt_ctx.address_, size)
