@@ -205,6 +205,25 @@ SECRET_FSCRYPT_KEY='vmsift fscrypt-provisioning raw key, 64 bytes for AES-256-XT
 # the master key (a user key "vmsift:kmk") of the encrypted key
 # "vmsift:encrypted" (workload -N), whose own 32 bytes are random
 SECRET_KMK_KEY='vmsift encrypted-key master 0042'
+# dm-crypt with authenticated encryption (workload -I, -M; each over a
+# dm-integrity device): capi:authenc(hmac(sha256),xts(aes))-random, whose
+# 96-byte key is the xts key (data, tweak) then the HMAC key, and
+# capi:gcm(aes)-random (AES-256); and aes-lrw-benbi (-O), the AES key then
+# LRW's 16-byte tweak key
+SECRET_DM_AUTHENC_XTS1='vmsift authenc xts data key 0042'
+SECRET_DM_AUTHENC_XTS2='vmsift authenc xts tweak key 042'
+SECRET_DM_AUTHENC_MAC='vmsift authenc hmac-sha256 key42'
+SECRET_DM_GCM_KEY='vmsift dm-crypt gcm(aes) key 042'
+SECRET_DM_LRW_KEY1='vmsift dm-crypt lrw aes key 0042'
+SECRET_DM_LRW_KEY2='vmsift lrw tweak'
+# keyring payloads of module key types (workload -Y, -Q, -J): an
+# asymmetric key's PKCS#8 private key bytes (pkcs8_key_parser keeps them
+# as struct public_key's key), an rxrpc key's rxkad session key (8 bytes)
+# and ticket, a ceph key (AES-128)
+SECRET_PKCS8_KEY='vmsift PKCS#8 private key bytes 0042'
+SECRET_RXRPC_SESSION_KEY='vmsRxK42'
+SECRET_RXRPC_TICKET='vmsift rxrpc rxkad ticket 0042!!'
+SECRET_CEPH_KEY='vmsift ceph 0042'
 secret_hex() { printf '%s' "$1" | od -An -tx1 | tr -d ' \n'; }
 # secret_ktls_args: workload's -C and -D options for the ciphers above
 secret_ktls_args() {
@@ -215,6 +234,17 @@ secret_ktls_args() {
 		tx=SECRET_KTLS_${k}_TX_KEY rx=SECRET_KTLS_${k}_RX_KEY
 		printf ' -%s %s:%s:%s' "$o" "$c" "$(secret_hex "${!tx}")" "$(secret_hex "${!rx}")"
 	done
+}
+# secret_more_args: workload's -I, -M, -O, -Y, -Q and -J options for the
+# secrets above
+secret_more_args() {
+	printf ' -I %s -M %s -O %s -Y %s -Q %s:%s -J %s' \
+		"$(secret_hex "$SECRET_DM_AUTHENC_XTS1$SECRET_DM_AUTHENC_XTS2$SECRET_DM_AUTHENC_MAC")" \
+		"$(secret_hex "$SECRET_DM_GCM_KEY")" \
+		"$(secret_hex "$SECRET_DM_LRW_KEY1$SECRET_DM_LRW_KEY2")" \
+		"$(secret_hex "$SECRET_PKCS8_KEY")" \
+		"$(secret_hex "$SECRET_RXRPC_SESSION_KEY")" "$(secret_hex "$SECRET_RXRPC_TICKET")" \
+		"$(secret_hex "$SECRET_CEPH_KEY")"
 }
 
 # harness_modules: the modules the initramfs loads (and their
@@ -405,7 +435,8 @@ kernel_deb() {
 DBG_MODULE_FILES="drivers/md/dm-mod.ko drivers/md/dm-crypt.ko net/tls/tls.ko
 	crypto/gcm.ko crypto/xts.ko crypto/ecb.ko crypto/essiv.ko crypto/cryptd.ko
 	crypto/crypto_simd.ko arch/x86/crypto/aesni-intel.ko crypto/ctr.ko
-	crypto/ccm.ko crypto/chacha20poly1305.ko"
+	crypto/ccm.ko crypto/chacha20poly1305.ko crypto/authenc.ko crypto/lrw.ko
+	net/rxrpc/rxrpc.ko net/ceph/libceph.ko"
 fetch_dbg_vmlinux() { cache_locked fetch_dbg_vmlinux_locked "$@"; }
 fetch_dbg_vmlinux_locked() {
 	local ver=$1 deb dir=$VMSIFT_CACHE/dbg-$1 path

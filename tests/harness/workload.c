@@ -50,6 +50,22 @@
  *   -F HEX   an "fscrypt-provisioning" key "vmsift:fscrypt" in the user
  *            keyring whose raw key (16 to 64 bytes) is HEX decoded (the
  *            type fscrypt's FS_IOC_ADD_ENCRYPTION_KEY takes a key_id of)
+ *   -I HEX   a dm-crypt mapping "vmsift-authenc" with authenticated
+ *            encryption (capi:authenc(hmac(sha256),xts(aes))-random,
+ *            integrity:48:aead) over a dm-integrity device "vmsift-integ48"
+ *            (no journal, 48-byte tags over a dm "zero" device): key HEX
+ *            of 96 bytes, the xts key (64) then the HMAC key (32)
+ *   -M HEX   the same with capi:gcm(aes)-random (integrity:28:aead, over
+ *            "vmsift-integ28"): key HEX of 32 bytes
+ *   -O HEX   a dm-crypt mapping "vmsift-lrw" (aes-lrw-benbi): key HEX of
+ *            48 bytes, the AES key (32) then the LRW tweak key (16)
+ *   -Y HEX   an "asymmetric" key "vmsift:pkcs8" made from a PKCS#8
+ *            PrivateKeyInfo (rsaEncryption) whose privateKey is HEX
+ *            (pkcs8_key_parser loaded: the kernel keeps those bytes as the
+ *            public_key's key without parsing them)
+ *   -Q SK:TK an "rxrpc" key "vmsift:rxrpc" (rxrpc.ko's version 1 rxkad
+ *            token): session key SK (16 hex digits) and ticket TK
+ *   -J HEX   a "ceph" key "vmsift:ceph" (libceph's AES key, 16 bytes)
  *
  * Built with gcc -static by the harness; runs as /bin/workload in the guest.
  */
@@ -57,6 +73,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -274,6 +291,45 @@ static void dm_crypt_secret(const char *name, const char *cipher,
 	printf("HARNESS: dm-crypt mapping %s (%s) set up\n", name, cipher);
 }
 
+/* A device-mapper device NAME of TYPE with PARAMS over SECTORS sectors,
+ * created, loaded and resumed on FD; its number comes back. */
+static unsigned long long dm_device(int fd, const char *name, const char *type,
+				    const char *params, unsigned long long sectors)
+{
+	unsigned long long dev = dm_call(fd, DM_DEV_CREATE, name, NULL, NULL, 0);
+
+	dm_call(fd, DM_TABLE_LOAD, name, type, params, sectors);
+	dm_call(fd, DM_DEV_SUSPEND, name, NULL, NULL, 0); /* resume */
+	return dev;
+}
+
+/* A crypt mapping NAME of the AEAD CIPHER (dm-crypt's capi: form with
+ * "-random" IVs) with key HEX and TAG-byte on-disk tags, over a
+ * dm-integrity device of its own (direct mode, no internal hash: the
+ * DM-DIF-EXT-TAG profile dm-crypt asks for) over a 64 MiB dm "zero"
+ * device, whose zero superblock dm-integrity formats (its writes are
+ * dropped; no I/O is made afterwards). */
+static void dm_crypt_aead_secret(const char *name, const char *cipher,
+				 const char *hex, unsigned tag)
+{
+	char zero[64], integ[64], params[512];
+	unsigned long long dev;
+	int fd = open("/dev/mapper/control", O_RDWR);
+
+	if (fd < 0)
+		die("open /dev/mapper/control (dm_mod loaded?)");
+	snprintf(zero, sizeof(zero), "vmsift-zero%u", tag);
+	snprintf(integ, sizeof(integ), "vmsift-integ%u", tag);
+	dev = dm_device(fd, zero, "zero", "", 131072);
+	snprintf(params, sizeof(params), "%u:%u 0 %u D 0", major(dev), minor(dev), tag);
+	dev = dm_device(fd, integ, "integrity", params, 2048);
+	snprintf(params, sizeof(params), "%s %s 0 %u:%u 0 1 integrity:%u:aead",
+		 cipher, hex, major(dev), minor(dev), tag);
+	dm_device(fd, name, "crypt", params, 2048);
+	close(fd);
+	printf("HARNESS: dm-crypt mapping %s (%s) set up\n", name, cipher);
+}
+
 /* Load each module listed in /modules-late.order (one path a line, in
  * dependency order); one already loaded is fine. */
 static void load_late_modules(void)
@@ -376,6 +432,95 @@ static void fscrypt_key_secret(const char *hex)
 		die("add_key fscrypt-provisioning (CONFIG_FS_ENCRYPTION?)");
 	explicit_bzero(&k, sizeof(k));
 	printf("HARNESS: fscrypt-provisioning key vmsift:fscrypt added (%zu bytes)\n", n);
+}
+
+/* An "asymmetric" key "vmsift:pkcs8" from a PKCS#8 PrivateKeyInfo
+ * (version 0, rsaEncryption, privateKey HEX: 1 to 100 bytes, short DER
+ * lengths), which pkcs8_key_parser turns into a struct public_key whose
+ * key holds privateKey's bytes as given. */
+static void pkcs8_key_secret(const char *hex)
+{
+	static const unsigned char alg[] = {	/* version 0, rsaEncryption, NULL */
+		0x02, 0x01, 0x00, 0x30, 0x0d, 0x06, 0x09, 0x2a, 0x86, 0x48,
+		0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01, 0x05, 0x00,
+	};
+	unsigned char der[2 + sizeof(alg) + 2 + 100];
+	size_t n = strlen(hex) / 2, len;
+
+	if (n == 0 || n > 100 || strlen(hex) % 2) {
+		errno = EINVAL;
+		die("-Y: 2 to 200 hex digits");
+	}
+	len = sizeof(alg) + 2 + n;
+	der[0] = 0x30;
+	der[1] = (unsigned char)len;
+	memcpy(der + 2, alg, sizeof(alg));
+	der[2 + sizeof(alg)] = 0x04;
+	der[3 + sizeof(alg)] = (unsigned char)n;
+	unhex(hex, der + 4 + sizeof(alg), n, "-Y: not hex");
+	if (syscall(SYS_add_key, "asymmetric", "vmsift:pkcs8", der, 2 + len,
+		    KEY_SPEC_USER_KEYRING) < 0)
+		die("add_key asymmetric (pkcs8_key_parser loaded?)");
+	explicit_bzero(der, sizeof(der));
+	printf("HARNESS: asymmetric key vmsift:pkcs8 added (%zu-byte private key)\n", n);
+}
+
+/* An "rxrpc" key "vmsift:rxrpc": rxrpc.ko's version 1 payload (a u32 1,
+ * then struct rxrpc_key_data_v1: security index 2 (rxkad), ticket length,
+ * expiry, kvno, the 8-byte session key, the ticket), SK:TK in hex. */
+static void rxrpc_key_secret(const char *arg)
+{
+	struct {
+		uint32_t kver;
+		uint16_t security_index, ticket_length;
+		uint32_t expiry, kvno;
+		unsigned char session_key[8], ticket[64];
+	} __attribute__((packed)) k;
+	const char *colon = strchr(arg, ':');
+	size_t n = colon ? strlen(colon + 1) / 2 : 0;
+
+	if (!colon || colon - arg != 16 || n == 0 || n > sizeof(k.ticket)) {
+		errno = EINVAL;
+		die("-Q: 16 hex digits, ':', 2 to 128 hex digits");
+	}
+	memset(&k, 0, sizeof(k));
+	k.kver = 1;
+	k.security_index = 2;
+	k.ticket_length = (uint16_t)n;
+	k.expiry = 0x7fffffff;
+	unhex(arg, k.session_key, 8, "-Q: not hex");
+	unhex(colon + 1, k.ticket, n, "-Q: not hex");
+	if (syscall(SYS_add_key, "rxrpc", "vmsift:rxrpc", &k,
+		    offsetof(__typeof__(k), ticket) + n, KEY_SPEC_USER_KEYRING) < 0)
+		die("add_key rxrpc (rxrpc loaded?)");
+	explicit_bzero(&k, sizeof(k));
+	printf("HARNESS: rxrpc key vmsift:rxrpc added (%zu-byte ticket)\n", n);
+}
+
+/* A "ceph" key "vmsift:ceph": libceph's encoding (le16 type 1, AES; an
+ * 8-byte ceph_timespec; le16 length; the 16-byte key HEX). */
+static void ceph_key_secret(const char *hex)
+{
+	struct {
+		uint16_t type;
+		uint32_t sec, nsec;
+		uint16_t len;
+		unsigned char key[16];
+	} __attribute__((packed)) k;
+
+	if (strlen(hex) != 32) {
+		errno = EINVAL;
+		die("-J: 32 hex digits");
+	}
+	memset(&k, 0, sizeof(k));
+	k.type = 1;
+	k.len = 16;
+	unhex(hex, k.key, 16, "-J: not hex");
+	if (syscall(SYS_add_key, "ceph", "vmsift:ceph", &k, sizeof(k),
+		    KEY_SPEC_USER_KEYRING) < 0)
+		die("add_key ceph (libceph loaded?)");
+	explicit_bzero(&k, sizeof(k));
+	printf("HARNESS: ceph key vmsift:ceph added (16 bytes)\n");
 }
 
 /* A kTLS cipher the workload sets up: its name on the command line, its
@@ -564,10 +709,12 @@ int main(int argc, char **argv)
 	const char *ktls_keys = NULL, *xts_key = NULL, *essiv_key = NULL;
 	const char *kmk_key = NULL, *aesni_key = NULL;
 	const char *essiv_ni_key = NULL, *ktls_ni_keys = NULL, *fscrypt_key = NULL;
+	const char *authenc_key = NULL, *gcm_key = NULL, *lrw_key = NULL;
+	const char *pkcs8_key = NULL, *rxrpc_key = NULL, *ceph_key = NULL;
 	char *early[8], *late[8];
 	int n_early = 0, n_late = 0;
 
-	while ((opt = getopt(argc, argv, "a:r:z:t:T:H:P:c:w:W:R:K:U:L:S:X:E:N:A:V:G:C:D:F:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:r:z:t:T:H:P:c:w:W:R:K:U:L:S:X:E:N:A:V:G:C:D:F:I:M:O:Y:Q:J:")) != -1) {
 		switch (opt) {
 		case 'a': anon_mb = strtoul(optarg, NULL, 0); break;
 		case 'r': rnd_every = atoi(optarg); break;
@@ -591,6 +738,12 @@ int main(int argc, char **argv)
 		case 'V': essiv_ni_key = optarg; break;
 		case 'G': ktls_ni_keys = optarg; break;
 		case 'F': fscrypt_key = optarg; break;
+		case 'I': authenc_key = optarg; break;
+		case 'M': gcm_key = optarg; break;
+		case 'O': lrw_key = optarg; break;
+		case 'Y': pkcs8_key = optarg; break;
+		case 'Q': rxrpc_key = optarg; break;
+		case 'J': ceph_key = optarg; break;
 		case 'C':
 		case 'D':
 			if ((opt == 'C' ? n_early : n_late) == 8) {
@@ -607,7 +760,8 @@ int main(int argc, char **argv)
 				"[-H N -P DIR] [-c DIR] [-w MB -W PATH] [-R PATH] "
 				"[-K HEX] [-U HEX] [-L HEX] [-S TXHEX:RXHEX] [-X HEX] [-E HEX] "
 				"[-N HEX] [-A HEX] [-V HEX] [-G TXHEX:RXHEX] "
-				"[-C CIPHER:TXHEX:RXHEX]... [-D CIPHER:TXHEX:RXHEX]... [-F HEX]\n");
+				"[-C CIPHER:TXHEX:RXHEX]... [-D CIPHER:TXHEX:RXHEX]... [-F HEX] "
+				"[-I HEX] [-M HEX] [-O HEX] [-Y HEX] [-Q SKHEX:TKHEX] [-J HEX]\n");
 			return 2;
 		}
 	}
@@ -652,6 +806,20 @@ int main(int argc, char **argv)
 		encrypted_key_secret(kmk_key);
 	if (fscrypt_key)
 		fscrypt_key_secret(fscrypt_key);
+	if (authenc_key)
+		dm_crypt_aead_secret("vmsift-authenc",
+				     "capi:authenc(hmac(sha256),xts(aes))-random",
+				     authenc_key, 48);
+	if (gcm_key)
+		dm_crypt_aead_secret("vmsift-gcm", "capi:gcm(aes)-random", gcm_key, 28);
+	if (lrw_key)
+		dm_crypt_secret("vmsift-lrw", "aes-lrw-benbi", lrw_key);
+	if (pkcs8_key)
+		pkcs8_key_secret(pkcs8_key);
+	if (rxrpc_key)
+		rxrpc_key_secret(rxrpc_key);
+	if (ceph_key)
+		ceph_key_secret(ceph_key);
 	if (aesni_key || essiv_ni_key || ktls_ni_keys || n_late)
 		load_late_modules();
 	if (aesni_key)

@@ -175,19 +175,20 @@ t_btf_refused() {
 	case $msg in *"'__start_BTF'"*) ;; *) echo "message: $msg"; return 1 ;; esac
 }
 
-# btf_dm_ko VMLINUX: the -dbg package's dm-mod.ko and dm-crypt.ko beside
-# VMLINUX (its DWARF, for drgn), as "--ko PATH" pairs.  The crypto
-# modules whose symbols secrets-dwarf.conf's dm-crypt and kTLS rules
-# compare (xts, ecb, essiv, cryptd, aesni_intel, ctr, ccm,
-# chacha20poly1305: -x looks each one's .ko up)
-# must be there too (btf_crypto_ko).
+# btf_dm_ko VMLINUX: the -dbg package's dm-mod.ko, dm-crypt.ko,
+# rxrpc.ko and libceph.ko beside VMLINUX (their DWARF, for drgn), as
+# "--ko PATH" pairs.  The modules whose symbols or types
+# secrets-dwarf.conf's rules name (xts, ecb, essiv, cryptd, aesni_intel,
+# ctr, ccm, chacha20poly1305, authenc, lrw, rxrpc, libceph: -x looks
+# each one's .ko up) must be there too (btf_crypto_ko).
 btf_dm_ko() {
 	local rel=${1##*/vmlinux-} d
-	d=$(dirname "$1")/usr/lib/debug/lib/modules/$rel/kernel/drivers/md
-	[ -f "$d/dm-mod.ko" ] && [ -f "$d/dm-crypt.ko" ] ||
-		{ echo "no dm-mod.ko, dm-crypt.ko in $d" >&2; return 1; }
+	d=$(dirname "$1")/usr/lib/debug/lib/modules/$rel/kernel
+	[ -f "$d/drivers/md/dm-mod.ko" ] && [ -f "$d/drivers/md/dm-crypt.ko" ] ||
+		{ echo "no dm-mod.ko, dm-crypt.ko in $d/drivers/md" >&2; return 1; }
 	btf_crypto_ko "$1" || return 1
-	echo "--ko $d/dm-mod.ko --ko $d/dm-crypt.ko"
+	echo "--ko $d/drivers/md/dm-mod.ko --ko $d/drivers/md/dm-crypt.ko" \
+		"--ko $d/net/rxrpc/rxrpc.ko --ko $d/net/ceph/libceph.ko"
 }
 
 # btf_crypto_ko VMLINUX: the crypto modules' .ko (their DWARF, for -x)
@@ -198,7 +199,8 @@ btf_crypto_ko() {
 	dbg=$(dirname "$1")
 	for k in crypto/xts.ko crypto/ecb.ko crypto/essiv.ko crypto/cryptd.ko \
 		crypto/crypto_simd.ko arch/x86/crypto/aesni-intel.ko crypto/ctr.ko \
-		crypto/ccm.ko crypto/chacha20poly1305.ko; do
+		crypto/ccm.ko crypto/chacha20poly1305.ko crypto/authenc.ko crypto/lrw.ko \
+		net/rxrpc/rxrpc.ko net/ceph/libceph.ko; do
 		[ -f "$dbg/usr/lib/debug/lib/modules/$rel/kernel/$k" ] ||
 			missing+=("./usr/lib/debug/lib/modules/$rel/kernel/$k")
 	done
@@ -261,7 +263,7 @@ t_btf_erase_secrets() {
 		ko=$(btf_dm_ko "$vml") || return 1
 		kdir=$(btf_ktls_modules "$vml") ||
 			{ echo "no tls.ko, gcm.ko beside $vml (VMSIFT_ERASE_FULL=1 extracts them)"; return 1; }
-		mapfile -t keys < <(known_secrets; btf_ktls_keys --ktls; btf_ktls_ko_args "$kdir")
+		mapfile -t keys < <(known_secrets; known_secrets_more; btf_ktls_keys --ktls; btf_ktls_ko_args "$kdir")
 		# shellcheck disable=SC2206 # two "--ko PATH" pairs, no blanks
 		keys+=($ko)
 	fi
@@ -298,12 +300,15 @@ btf_secrets_vmcore() {
 		carried_input secrets kdump-secrets-384M
 		return
 	fi
+	# -v7: with dm-crypt's authenc(hmac(sha256),xts(aes)) and gcm(aes)
+	# over dm-integrity and lrw(aes), an asymmetric key from PKCS#8, an
+	# rxrpc key and a ceph key (-v6 has none of them);
 	# -v6: with kTLS over AES-GCM-128, AES-CCM-128 and ChaCha20-Poly1305,
 	# generic and over AES-NI and chacha-x86_64 (-v5 has none of them);
 	# -v5: with the essiv mapping and kTLS connection over AES-NI (-v4 has
 	# neither, -v3 no xts, essiv, AES-NI mapping or encrypted key, -v2 no
 	# kTLS, the first no logon key)
-	v=$c/secrets-v6-6.1.0-57-amd64.vmcore
+	v=$c/secrets-v7-6.1.0-57-amd64.vmcore
 	if [ ! -f "$v" ]; then
 		VMSIFT_CACHE=$c T_CAPTURE=${T_CAPTURE:-900} \
 			"$top/tests/harness/kdump-test" --quick --secrets --smp 2 \
@@ -314,8 +319,19 @@ btf_secrets_vmcore() {
 	[ -f "$v" ] && echo "$v"
 }
 
+# btf_more_texts: the known secrets of the authenc, gcm and lrw mappings
+# and of the asymmetric (PKCS#8), rxrpc and ceph keys (lib.sh, sourced
+# by the callers), each text a grep finds as is.
+btf_more_texts=()
+btf_more() {
+	btf_more_texts=("$SECRET_DM_AUTHENC_XTS1" "$SECRET_DM_AUTHENC_XTS2"
+		"$SECRET_DM_AUTHENC_MAC" "$SECRET_DM_GCM_KEY" "$SECRET_DM_LRW_KEY1"
+		"$SECRET_DM_LRW_KEY2" "$SECRET_PKCS8_KEY" "$SECRET_RXRPC_SESSION_KEY"
+		"$SECRET_RXRPC_TICKET" "$SECRET_CEPH_KEY")
+}
+
 # t_btf_secrets_present VMCORE: the vmcore holds every known secret's
-# bytes: the dm-crypt keys (cbc, the halves of xts and AES-NI xts, essiv),
+# bytes (btf_more_texts too): the dm-crypt keys (cbc, the halves of xts and AES-NI xts, essiv),
 # the user, logon and master key payloads, the kTLS TX and RX keys, the
 # essiv and kTLS keys set over AES-NI (they reached the guest's kernel only as hex or as binary the
 # workload wiped: these copies are the kernel's own).
@@ -325,11 +341,13 @@ t_btf_secrets_present() {
 	. "$top/tests/harness/lib.sh"
 	mapfile -t ktls < <(btf_ktls_keys - | sed -n 'n;p')
 	[ ${#ktls[@]} = 16 ] || { echo "not 16 kTLS keys: ${#ktls[@]}"; return 1; }
+	btf_more
+	[ ${#btf_more_texts[@]} = 10 ] || { echo "not 10 more keys: ${#btf_more_texts[@]}"; return 1; }
 	for k in "$SECRET_DM_KEY" "$SECRET_USER_KEY" "$SECRET_LOGON_KEY" \
 		"$SECRET_DM_XTS_KEY1" \
 		"$SECRET_DM_XTS_KEY2" "$SECRET_DM_ESSIV_KEY" "$SECRET_DM_AESNI_KEY1" \
 		"$SECRET_DM_AESNI_KEY2" "$SECRET_KMK_KEY" "$SECRET_DM_ESSIV_NI_KEY" \
-		"$SECRET_FSCRYPT_KEY" "${ktls[@]}"; do
+		"$SECRET_FSCRYPT_KEY" "${ktls[@]}" "${btf_more_texts[@]}"; do
 		grep -c -a -F -- "$k" "$in" > /dev/null || { echo "'$k' is not in $in"; return 1; }
 	done
 }
@@ -364,8 +382,18 @@ t_btf_secrets_grep() {
 	       "$SECRET_DM_AESNI_KEY2" "$SECRET_DM_ESSIV_NI_KEY" "hex:$essni"
 	       "$SECRET_FSCRYPT_KEY")
 	mapfile -t -O ${#texts[@]} texts < <(btf_ktls_keys - | sed -n 'n;p')
-	[ ${#texts[@]} = 29 ] || { echo "not 13 + 16 known keys: ${#texts[@]}"; return 1; }
+	btf_more
+	texts+=("${btf_more_texts[@]}")
+	[ ${#texts[@]} = 39 ] || { echo "not 13 + 16 + 10 known keys: ${#texts[@]}"; return 1; }
 	for k in $enc; do texts+=("hex:$k"); done
+	# the authenc mapping's HMAC key as its ipad and opad states, the
+	# gcm mapping's GHASH key H = AES_K(0)
+	for k in $("$btf_py" "$top/tests/tools/erased_check.py" --print-hmac "$SECRET_DM_AUTHENC_MAC"); do
+		texts+=("hex:$k")
+	done
+	texts+=("hex:$(cd "$top/tests/tools" && "$btf_py" -c 'import sys, ktls_keys
+print(ktls_keys.ghash_h(sys.argv[1].encode()).hex())' "$SECRET_DM_GCM_KEY")") || return 1
+	[ ${#texts[@]} = 43 ] || { echo "not 39 + 1 + 2 + 1 texts: ${#texts[@]}"; return 1; }
 	# AES-NI's GCM keeps the GHASH key H = AES_K(0) as such
 	for k in "$SECRET_KTLS_NI_TX_KEY" "$SECRET_KTLS_NI_RX_KEY" \
 		"$SECRET_KTLS_GCM128_NI_TX_KEY" "$SECRET_KTLS_GCM128_NI_RX_KEY"; do
@@ -447,9 +475,16 @@ t_btf_ktls_where() {
 	done
 }
 
+# btf_keys_sel: sed's range of the key loops after the user and logon
+# ones (encrypted, fscrypt-provisioning, IMA's queue, asymmetric, rxrpc,
+# ceph; comments left out), whose rules name no global's type but the
+# walks' heads.
+btf_keys_sel='/&key_type_encrypted$/,/^# The keys of dm-crypt mappings/p'
+
 # t_btf_dmcrypt_same VMCORE: secrets.conf and secrets-dwarf.conf hold the
-# same [dm_mod] rules and the same encrypted-key loop (less the BTF
-# form's ":rb_root"), and those rules write the same dump, eraseinfo
+# same [dm_mod] rules and the same key loops after the user and logon
+# ones (btf_keys_sel, less the BTF form's ":rb_root" and ":list_head"),
+# and those rules write the same dump, eraseinfo
 # included, from the kernel's and the modules' BTF in the dump as from
 # the vmlinux's and their .ko DWARF (-x), byte for byte; what they erased
 # is checked by the two tests above.
@@ -459,12 +494,15 @@ t_btf_dmcrypt_same() {
 	btf_crypto_ko "$vml" || return 1
 	mkdir -p "$work/out"
 	rm -f "$o".*
-	sed -n '/&key_type_\(encrypted\|fscrypt_provisioning\)$/,/^endfor/p' "$d/secrets.conf" > "$o.conf"
-	sed -n '/&key_type_\(encrypted\|fscrypt_provisioning\)$/,/^endfor/p' "$d/secrets-dwarf.conf" |
-		sed 's/^for k in key_serial_tree /for k in key_serial_tree:rb_root /' |
-		diff "$o.conf" - || { echo "the files' encrypted and fscrypt key rules differ"; return 1; }
-	grep -q 'encrypted_key_payload' "$o.conf" || { echo "no encrypted-key rule"; return 1; }
-	grep -q 'fscrypt_provisioning_key_payload' "$o.conf" || { echo "no fscrypt-provisioning key rule"; return 1; }
+	sed -n "$btf_keys_sel" "$d/secrets.conf" | grep -v '^#' > "$o.conf"
+	sed -n "$btf_keys_sel" "$d/secrets-dwarf.conf" | grep -v '^#' |
+		sed 's/^for k in key_serial_tree /for k in key_serial_tree:rb_root /; s/^for e in ima_keys /for e in ima_keys:list_head /' |
+		diff "$o.conf" - || { echo "the files' encrypted, fscrypt, IMA, asymmetric, rxrpc and ceph key rules differ"; return 1; }
+	local r
+	for r in encrypted_key_payload fscrypt_provisioning_key_payload 'ima_key_entry:list' \
+		'public_key\*.key size' 't.kad.session_key' 'ceph_crypto_key@libceph\*.key size'; do
+		grep -q "$r" "$o.conf" || { echo "no rule with $r"; return 1; }
+	done
 	sed -n '/^\[dm_mod\]/,/^\[vmlinux\]/p' "$d/secrets.conf" > "$o.dm"
 	sed -n '/^\[dm_mod\]/,/^\[vmlinux\]/p' "$d/secrets-dwarf.conf" |
 		diff "$o.dm" - || { echo "the files' [dm_mod] rules differ"; return 1; }

@@ -8,7 +8,7 @@
 # Only with VMSIFT_SECRETS_NEW=1: it boots the secrets guest
 # (tests/harness/kdump-test --secrets --kernel-suite S, 1 to 8 minutes of
 # TCG each) once per kernel and keeps its raw /proc/vmcore in the cache
-# ($VMSIFT_CACHE/secrets-v6-KVER.vmcore); a rerun costs seconds.  Per
+# ($VMSIFT_CACHE/secrets-v7-KVER.vmcore); a rerun costs seconds.  Per
 # kernel of VMSIFT_SECRETS_NEW_SUITES (default "trixie trixie-backports"):
 #   - every known secret of lib.sh (SECRET_*) is in the raw vmcore, and
 #     secrets.conf, resolved from the dump's own kallsyms and BTF (no -x,
@@ -21,8 +21,10 @@
 #   - the encrypted key's random payload (drgn reads it from the raw
 #     vmcore) is gone too, and drgn's places of base_crng, input_pool,
 #     each CPU's crngs, the user, logon, fscrypt and encrypted keys'
-#     payloads, the dm-crypt mappings' keys, contexts and key schedules and the kTLS
-#     sockets' keys are 'X' in every erased dump: BTF (kdump, ELF,
+#     payloads, the dm-crypt mappings' keys, contexts and key schedules
+#     (authenc's HMAC states, gcm's and lrw's tables included), the
+#     asymmetric (PKCS#8), IMA-queued, rxrpc and ceph keys' secrets and
+#     the kTLS sockets' keys are 'X' in every erased dump: BTF (kdump, ELF,
 #     flattened rebuilt with -R, a --split set reassembled, -e) and DWARF
 #     (-x secrets-dwarf.conf) (tests/tools/erased_check.py, run by
 #     Debian trixie's drgn 0.0.31 with the modules' DWARF:
@@ -60,9 +62,11 @@ secnew_vmcore() {
 	  set_arch x86_64
 	  set_ksuite "$1"
 	  KVER=$(kernel_version)
+	  # -v7: dm-crypt's authenc and gcm over dm-integrity and lrw, an
+	  # asymmetric (PKCS#8), an rxrpc and a ceph key, which -v6 lacks;
 	  # -v6: kTLS over AES-GCM-128, AES-CCM-128 and ChaCha20-Poly1305 and
 	  # an fscrypt-provisioning key, which -v5 lacks
-	  v=$VMSIFT_CACHE/secrets-v6-$KVER.vmcore
+	  v=$VMSIFT_CACHE/secrets-v7-$KVER.vmcore
 	  if [ ! -s "$v" ]; then
 		T_CAPTURE=${T_CAPTURE:-900} "$top/tests/harness/kdump-test" --quick \
 			--secrets --smp 2 --kernel-suite "$1" \
@@ -78,7 +82,8 @@ secnew_vmcore() {
 # dm-crypt key and half, the SHA-256 of each essiv key (the ESSIV
 # cipher's key), the kTLS keys of every cipher (and the essiv mapping's
 # and kTLS connections' made after AES-NI and the other late modules);
-# one a line.
+# the authenc, gcm and lrw mappings' keys, the asymmetric (PKCS#8),
+# rxrpc and ceph keys' secrets; one a line.
 secnew_texts() {
 	# shellcheck source=/dev/null
 	. "$top/tests/harness/lib.sh"
@@ -96,7 +101,11 @@ secnew_texts() {
 		"$SECRET_KTLS_CHACHA_TX_KEY" "$SECRET_KTLS_CHACHA_RX_KEY" \
 		"$SECRET_KTLS_GCM128_NI_TX_KEY" "$SECRET_KTLS_GCM128_NI_RX_KEY" \
 		"$SECRET_KTLS_CCM_NI_TX_KEY" "$SECRET_KTLS_CCM_NI_RX_KEY" \
-		"$SECRET_KTLS_CHACHA_NI_TX_KEY" "$SECRET_KTLS_CHACHA_NI_RX_KEY"
+		"$SECRET_KTLS_CHACHA_NI_TX_KEY" "$SECRET_KTLS_CHACHA_NI_RX_KEY" \
+		"$SECRET_DM_AUTHENC_XTS1" "$SECRET_DM_AUTHENC_XTS2" \
+		"$SECRET_DM_AUTHENC_MAC" "$SECRET_DM_GCM_KEY" "$SECRET_DM_LRW_KEY1" \
+		"$SECRET_DM_LRW_KEY2" "$SECRET_PKCS8_KEY" "$SECRET_RXRPC_SESSION_KEY" \
+		"$SECRET_RXRPC_TICKET" "$SECRET_CEPH_KEY"
 }
 
 # secnew_ghash: each kTLS key's GHASH key H = AES_K(0) (ktls_keys.py),
@@ -158,7 +167,10 @@ secnew_encrypted() {
 
 # secnew_known KVER VMLINUX: erased_check.py's arguments for the
 # secrets guest's known secrets (known_secrets: keys, dm-crypt keys and
-# schedules, the encrypted key), with dm-mod.ko and dm-crypt.ko's DWARF;
+# schedules, the encrypted key; known_secrets_more: the AEAD and lrw
+# mappings' and the asymmetric, rxrpc and ceph keys' secrets, 7.x's
+# without gcm's GHASH key, which its AES library keeps in another form),
+# with dm-mod.ko, dm-crypt.ko, rxrpc.ko and libceph.ko's DWARF;
 # a whole transform context erased beside a place is no change around it
 # (--tfm-neighbours: 6.12's dm-crypt cbc(ecb(aes)) context lies beside a
 # user key's payload); the kTLS keys with tls.ko's, gcm.ko's, ccm.ko's
@@ -170,10 +182,16 @@ secnew_encrypted() {
 secnew_known() {
 	local m=${2%/*}/usr/lib/debug/lib/modules/$1/kernel ko
 	for ko in drivers/md/dm-mod.ko drivers/md/dm-crypt.ko net/tls/tls.ko crypto/gcm.ko \
-		crypto/ccm.ko crypto/chacha20poly1305.ko; do
+		crypto/ccm.ko crypto/chacha20poly1305.ko crypto/authenc.ko crypto/lrw.ko \
+		net/rxrpc/rxrpc.ko net/ceph/libceph.ko; do
 		[ -f "$m/$ko" ] || { echo "no $m/$ko (fetch_dbg_vmlinux extracts it)" >&2; return 1; }
 	done
 	known_secrets
+	case $1 in
+	6.*) known_secrets_more ;;
+	*) known_secrets_more lib ;;
+	esac
+	printf '%s\n' --ko "$m/net/rxrpc/rxrpc.ko" --ko "$m/net/ceph/libceph.ko"
 	printf '%s\n' --tfm-neighbours \
 		--ktls-tx "$SECRET_KTLS_TX_KEY" --ktls-rx "$SECRET_KTLS_RX_KEY" \
 		--ko "$m/drivers/md/dm-mod.ko" --ko "$m/drivers/md/dm-crypt.ko" \

@@ -144,14 +144,40 @@ def module_of(tfm):
 
 
 def block_cipher(prog, tfm):
-    """The block cipher behind TFM, a cbc or ecb transform: its context's
-    first word, followed through each further cbc or ecb in between (6.8
-    and later: cbc(ecb(aes-generic)), an lskcipher holding a pointer to
-    the next, ecb's to the cipher)."""
+    """The block cipher behind TFM, a cbc, ecb or ctr transform: its
+    context's first word, followed through each further cbc or ecb in
+    between (6.8 and later: cbc(ecb(aes-generic)), an lskcipher holding a
+    pointer to the next, ecb's to the cipher)."""
     child = child_tfm(prog, tfm, 0, "cipher")
     while child is not None and driver(child).startswith(("cbc(", "ecb(")):
         child = child_tfm(prog, child, 0, "cipher")
     return child
+
+
+def hmac_shash(prog, tfm):
+    """The shash behind an ahash transform TFM (an ahash over a shash
+    keeps a pointer to it as its context), or None."""
+    return child_tfm(prog, tfm, 0, "shash")
+
+
+def table_places(prog, tfm):
+    """(what, address, size) of the GF(2^128) tables derived from a key
+    behind TFM: gcm's GHASH (ghash-generic: a pointer to a struct
+    gf128mul_4k, the multiples of H = AES_K(0)) and lrw's tweak table
+    (struct lrw_tfm_ctx's second word, a struct gf128mul_64k: 16
+    pointers to struct gf128mul_4k, the multiples of the tweak key)."""
+    name = driver(tfm)
+    out = []
+    if name.startswith("gcm_base("):
+        ghash = child_tfm(prog, tfm, 1, "ahash")
+        shash = hmac_shash(prog, ghash) if ghash is not None else None
+        if shash is not None and driver(shash) == "ghash-generic":
+            out.append(("ghash table", ctx_word(prog, shash, 0), 4096))
+    if name.startswith("lrw("):
+        table = ctx_word(prog, tfm, 1)
+        for i in range(16 if table else 0):
+            out.append(("lrw table %d" % i, prog.read_u64(table + 8 * i), 4096))
+    return out
 
 
 def schedules(prog, tfm):
@@ -168,6 +194,19 @@ def schedules(prog, tfm):
         out = [(side + " cipher", child_tfm(prog, tfm, 1, "cipher")),
                ("child context", child)]
         return out + [("child " + w, t) for w, t in schedules(prog, child)]
+    if name.startswith("authenc("):
+        # struct crypto_authenc_ctx { auth (an ahash over hmac's shash,
+        # whose context holds the ipad and opad states), enc, null }
+        shash = hmac_shash(prog, child_tfm(prog, tfm, 0, "ahash"))
+        enc = child_tfm(prog, tfm, 1, "skcipher")
+        out = [("hmac state", shash), ("enc context", enc)]
+        return out + [("enc " + w, t) for w, t in schedules(prog, enc)]
+    if name.startswith("gcm_base("):
+        return [("ctr cipher", block_cipher(prog, child_tfm(prog, tfm, 0, "skcipher")))]
+    if name.startswith("lrw("):
+        child = child_tfm(prog, tfm, 0, "skcipher")
+        return ([("child context", child)] +
+                [("child " + w, t) for w, t in schedules(prog, child)])
     if module_of(tfm) == "aesni_intel" and not name.startswith("__"):
         cryptd = child_tfm(prog, tfm, 0, "skcipher")
         if cryptd is not None and driver(cryptd).startswith("cryptd("):
@@ -180,8 +219,12 @@ def tfm_contexts(prog, name, cc):
     every schedule behind it (schedules()); the context itself holds the
     schedule where the driver is no template over a cipher (7.x:
     cbc-aes-lib, xts-aes-lib, aesni_intel's xts without cryptd)."""
+    aead = cc.cipher_flags.value_() & (1 << prog["CRYPT_MODE_INTEGRITY_AEAD"].value_())
     for i in range(cc.tfms_count.value_()):
-        tfm = cc.cipher_tfm.tfms[i].base
+        if aead:
+            tfm = cc.cipher_tfm.tfms_aead[i].base
+        else:
+            tfm = cc.cipher_tfm.tfms[i].base
         size = tfm.__crt_alg.cra_ctxsize.value_()
         yield ("%s tfm %d context" % (name, i), tfm.__crt_ctx.address_,
                size, prog.read(tfm.__crt_ctx.address_, size))
@@ -190,6 +233,9 @@ def tfm_contexts(prog, name, cc):
             yield ("%s tfm %d %s %s" % (name, i, what, driver(child)),
                    child.__crt_ctx.address_, size,
                    prog.read(child.__crt_ctx.address_, size))
+        for what, addr, size in table_places(prog, tfm):
+            yield ("%s tfm %d %s" % (name, i, what), addr, size,
+                   prog.read(addr, size))
 
 
 def dm_secrets(prog, dm_keys, scheds_want):
@@ -222,6 +268,121 @@ def dm_secrets(prog, dm_keys, scheds_want):
             print("no key schedule (%d found) holds %r" % (len(scheds), want))
             sys.exit(1)
     return out
+
+
+def module_key_places(prog):
+    """(name, address, size, bytes) of the payloads IMA queued (ima_keys:
+    each asymmetric key's add_key payload, before IMA's policy is loaded)
+    and of the secrets of the key types whose modules are loaded: an
+    "asymmetric" key's private key (a struct
+    public_key with key_is_private: key, keylen bytes), each rxkad token
+    of an "rxrpc" key (rxrpc.ko's struct rxrpc_key_token list: the
+    struct rxkad_key's session_key and ticket), a "ceph" key's (libceph's
+    struct ceph_crypto_key: key, len bytes) and its cbc(aes)
+    transform's context (tfm; 7.x: aes_tfm) and, behind the cbc
+    template, the AES key schedule."""
+    for e in list_for_each_entry("struct ima_key_entry",
+                                 prog["ima_keys"].address_of_(), "list"):
+        n = e.payload_len.value_()
+        yield ("IMA's queued key payload for %s" % e.keyring_name.string_().decode(),
+               e.payload.value_(), n, prog.read(e.payload.value_(), n))
+    root = prog["key_serial_tree"].address_of_()
+    kinds = {}
+    for sym in ("key_type_asymmetric", "key_type_rxrpc", "key_type_ceph"):
+        try:
+            kinds[prog[sym].address_] = sym
+        except KeyError:  # its module not loaded (or no --ko for it)
+            pass
+    for k in rbtree_inorder_for_each_entry("struct key", root, "serial_node"):
+        kind = kinds.get(k.type.value_())
+        p = k.payload.data[0]
+        if kind is None or not p.value_():
+            continue
+        serial = k.serial.value_()
+        if kind == "key_type_asymmetric":
+            pub = drgn.cast("struct public_key *", p)
+            if pub.key_is_private:
+                n = pub.keylen.value_()
+                yield ("asymmetric key %d private key" % serial,
+                       pub.key.value_(), n, prog.read(pub.key.value_(), n))
+        elif kind == "key_type_rxrpc":
+            t = drgn.cast("struct rxrpc_key_token *", p)
+            while t.value_():
+                if t.security_index.value_() == 2:  # RXRPC_SECURITY_RXKAD
+                    kad = t.kad
+                    yield ("rxrpc key %d session key" % serial,
+                           kad.session_key.address_, 8,
+                           prog.read(kad.session_key.address_, 8))
+                    n = kad.ticket_len.value_()
+                    yield ("rxrpc key %d ticket" % serial,
+                           kad.ticket.address_, n,
+                           prog.read(kad.ticket.address_, n))
+                t = t.next
+        else:
+            ck = drgn.cast("struct ceph_crypto_key *", p)
+            n = ck.len.value_()
+            yield ("ceph key %d key" % serial, ck.key.value_(), n,
+                   prog.read(ck.key.value_(), n))
+            try:
+                ptr = ck.tfm
+            except AttributeError:  # 7.x: aes_tfm, an AES key's (type 1)
+                ptr = ck.aes_tfm if ck.type.value_() == 1 else None
+            if ptr is not None and ptr.value_():
+                tfm = ptr.base.base
+                size = tfm.__crt_alg.cra_ctxsize.value_()
+                yield ("ceph key %d tfm context %s" % (serial, driver(tfm)),
+                       tfm.__crt_ctx.address_, size,
+                       prog.read(tfm.__crt_ctx.address_, size))
+                if not driver(tfm).startswith("cbc("):
+                    continue  # 7.x's cbc-aes-lib: the schedule is its context
+                cipher = block_cipher(prog, tfm)
+                size = cipher.__crt_alg.cra_ctxsize.value_()
+                sched = prog.read(cipher.__crt_ctx.address_, size)
+                if not sched.startswith(prog.read(ck.key.value_(), n)):
+                    print("ceph key %d: its schedule (%s) does not start with"
+                          " its key" % (serial, driver(cipher)))
+                    sys.exit(1)
+                yield ("ceph key %d schedule %s" % (serial, driver(cipher)),
+                       cipher.__crt_ctx.address_, size, sched)
+
+
+def sha256_state(block):
+    """The SHA-256 state after one 64-byte BLOCK from the initial one, as
+    the kernel's sha256 export writes its words (little-endian u32s):
+    HMAC-SHA256's ipad or opad state."""
+    k = [int(x, 16) for x in (
+        "428a2f98 71374491 b5c0fbcf e9b5dba5 3956c25b 59f111f1 923f82a4 ab1c5ed5 "
+        "d807aa98 12835b01 243185be 550c7dc3 72be5d74 80deb1fe 9bdc06a7 c19bf174 "
+        "e49b69c1 efbe4786 0fc19dc6 240ca1cc 2de92c6f 4a7484aa 5cb0a9dc 76f988da "
+        "983e5152 a831c66d b00327c8 bf597fc7 c6e00bf3 d5a79147 06ca6351 14292967 "
+        "27b70a85 2e1b2138 4d2c6dfc 53380d13 650a7354 766a0abb 81c2c92e 92722c85 "
+        "a2bfe8a1 a81a664b c24b8b70 c76c51a3 d192e819 d6990624 f40e3585 106aa070 "
+        "19a4c116 1e376c08 2748774c 34b0bcb5 391c0cb3 4ed8aa4a 5b9cca4f 682e6ff3 "
+        "748f82ee 78a5636f 84c87814 8cc70208 90befffa a4506ceb bef9a3f7 c67178f2").split()]
+    h = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+         0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
+
+    def ror(x, n):
+        return (x >> n | x << (32 - n)) & 0xffffffff
+    w = [int.from_bytes(block[4 * i:4 * i + 4], "big") for i in range(16)]
+    for i in range(16, 64):
+        s0 = ror(w[i - 15], 7) ^ ror(w[i - 15], 18) ^ w[i - 15] >> 3
+        s1 = ror(w[i - 2], 17) ^ ror(w[i - 2], 19) ^ w[i - 2] >> 10
+        w.append((w[i - 16] + s0 + w[i - 7] + s1) & 0xffffffff)
+    a, b, c, d, e, f, g, hh = h
+    for i in range(64):
+        t1 = (hh + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) + (e & f ^ ~e & g)
+              + k[i] + w[i]) & 0xffffffff
+        t2 = ((ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) + (a & b ^ a & c ^ b & c)) & 0xffffffff
+        a, b, c, d, e, f, g, hh = (t1 + t2) & 0xffffffff, a, b, c, (d + t1) & 0xffffffff, e, f, g
+    return b"".join(((x + y) & 0xffffffff).to_bytes(4, "little")
+                    for x, y in zip(h, (a, b, c, d, e, f, g, hh)))
+
+
+def hmac_states(key):
+    """HMAC-SHA256's ipad and opad states for KEY (at most 64 bytes)."""
+    block = key.ljust(64, b"\0")
+    return [sha256_state(bytes(x ^ pad for x in block)) for pad in (0x36, 0x5c)]
 
 
 def encrypted_payloads(prog):
@@ -393,7 +554,12 @@ def arg_bytes(text):
 def main():
     args = sys.argv[1:]
     want, kos, dm_keys, scheds, enc, ktls = [], [], [], [], False, {}
+    mod_keys = []
     tfm_ok = lib = False
+    if args[:1] == ["--print-hmac"]:
+        # the ipad and opad states of HMAC-SHA256 with key ARG, in hex
+        print("\n".join(st.hex() for st in hmac_states(arg_bytes(args[1]))))
+        return
     if args[:1] == ["--print-encrypted"]:
         prog = drgn.Program()
         prog.set_core_dump(args[1])
@@ -403,7 +569,8 @@ def main():
         return
     while args[:1] in (["--key"], ["--dm-key"], ["--ko"], ["--schedule"],
                        ["--encrypted"], ["--ktls-tx"], ["--ktls-rx"],
-                       ["--tfm-neighbours"], ["--ktls-lib"]):
+                       ["--tfm-neighbours"], ["--ktls-lib"], ["--hmac"],
+                       ["--module-key"], ["--ghash-key"]):
         if args[0] in ("--encrypted", "--tfm-neighbours", "--ktls-lib"):
             enc = enc or args[0] == "--encrypted"
             tfm_ok = tfm_ok or args[0] == "--tfm-neighbours"
@@ -416,6 +583,12 @@ def main():
             kos.append(args[1])
         elif args[0] == "--schedule":
             scheds.append(arg_bytes(args[1]))
+        elif args[0] == "--hmac":
+            scheds += hmac_states(arg_bytes(args[1]))
+        elif args[0] == "--ghash-key":
+            scheds.append(ktls_keys.ghash_h(arg_bytes(args[1])))
+        elif args[0] == "--module-key":
+            mod_keys.append(arg_bytes(args[1]))
         elif args[0] == "--dm-key":
             dm_keys.append(args[1].encode())
         else:
@@ -429,6 +602,14 @@ def main():
     prog.load_debug_info([vmlinux] + kos)
     bad = 0
     found = secrets(prog, want)
+    if mod_keys:
+        places = list(module_key_places(prog))
+        for key in mod_keys:
+            if not any(key in p[3] for p in places):
+                print("no asymmetric, rxrpc or ceph key's place (%d found)"
+                      " holds %r" % (len(places), key))
+                sys.exit(1)
+        found += [p[:3] for p in places]
     if dm_keys:
         found += dm_secrets(prog, dm_keys, scheds)
     if enc:

@@ -30,3 +30,28 @@ known_secrets() {
 		--schedule "hex:$essni" \
 		--encrypted
 }
+
+# known_secrets_more: erased_check.py's arguments for the secrets the
+# guest holds since secrets-v7 (6.1's carried vmcore, 6.12's and 7.3's
+# cached v7 guests of secnew.sh): the authenc, gcm and lrw mappings' keys
+# and the schedules and tables that hold them (authenc(hmac(sha256),
+# xts(aes)): the xts halves in their schedules, the HMAC key's ipad and
+# opad states in hmac's context; gcm(aes): the key in ctr's cipher, H =
+# AES_K(0) in the GHASH table; lrw: the AES key in the ecb child's
+# cipher, the tweak key in a table), the asymmetric key's PKCS#8 private
+# key, the rxrpc key's session key and ticket, and the ceph key.  "lib"
+# (7.x, whose gcm(aes) is the AES library's gcm-aes-lib, H kept in
+# another form): no GHASH key.
+known_secrets_more() {
+	printf '%s\n' \
+		--dm-key "$SECRET_DM_AUTHENC_XTS1$SECRET_DM_AUTHENC_XTS2$SECRET_DM_AUTHENC_MAC" \
+		--schedule "$SECRET_DM_AUTHENC_XTS1" --schedule "$SECRET_DM_AUTHENC_XTS2" \
+		--hmac "$SECRET_DM_AUTHENC_MAC" \
+		--dm-key "$SECRET_DM_GCM_KEY" --schedule "$SECRET_DM_GCM_KEY" \
+		--dm-key "$SECRET_DM_LRW_KEY1$SECRET_DM_LRW_KEY2" \
+		--schedule "$SECRET_DM_LRW_KEY1" --schedule "$SECRET_DM_LRW_KEY2" \
+		--module-key "$SECRET_PKCS8_KEY" \
+		--module-key "$SECRET_RXRPC_SESSION_KEY" --module-key "$SECRET_RXRPC_TICKET" \
+		--module-key "$SECRET_CEPH_KEY"
+	[ "${1:-}" = lib ] || printf '%s\n' --ghash-key "$SECRET_DM_GCM_KEY"
+}
