@@ -16,7 +16,8 @@
 #   - on that raw vmcore, against Debian's makedumpfile 1.7.2 (its runs
 #     cached in $VMSIFT_CACHE/oldkernel-ref/KVER): -l -d 1, -l -d 31 and
 #     -c -d 1 bitmaps and pages, -E -d 31 ranges and pages,
-#     --dump-dmesg byte for byte, -g -x VMLINUX (tests/tools/
+#     --dump-dmesg byte for byte (and -x on the vmcore without its
+#     note), -g -x VMLINUX (tests/tools/
 #     cmp_vmcoreinfo.py, the dump's note as truth), -x on the vmcore
 #     stripped of its note gives the note's bitmaps (-d 1, 2, 4, 8, 15:
 #     free pages need the note, doc/debuginfo.md), --config
@@ -141,13 +142,29 @@ t_oldk_g() {
 	$PY "$top/tests/tools/cmp_vmcoreinfo.py" "$ref" "$ok_out.g" "$ok_out.note"
 }
 
+# oldk_nonote: the raw vmcore without its VMCOREINFO note, made once.
+oldk_nonote() {
+	local nonote=$oldk_dir/$ok_ver.nonote
+	[ -s "$nonote" ] && [ "$nonote" -nt "$ok_raw" ] && return 0
+	$PY "$top/tests/tools/strip_vmcoreinfo.py" "$ok_raw" "$nonote"
+}
+
+# t_oldk_dmesg_stripped: --dump-dmesg -x without the note: makedumpfile's
+# log of the vmcore with it.
+t_oldk_dmesg_stripped() {
+	oldk_nonote || return 1
+	t_oldk_dmesg || return 1
+	rm -f "$ok_out.dmesg-x"
+	vmsift --dump-dmesg -x "$ok_vml" "$oldk_dir/$ok_ver.nonote" "$ok_out.dmesg-x" \
+		> /dev/null || return 1
+	cmp "$ok_out.dmesg-x" "$oldk_cache/oldkernel-ref/$ok_ver/dmesg"
+}
+
 # t_oldk_x_stripped LEVEL: -x on the vmcore without its note gives the
 # note's bitmaps.
 t_oldk_x_stripped() {
 	local nonote=$oldk_dir/$ok_ver.nonote with=$ok_out.with$1 without=$ok_out.without$1
-	if [ ! -s "$nonote" ] || [ "$ok_raw" -nt "$nonote" ]; then
-		$PY "$top/tests/tools/strip_vmcoreinfo.py" "$ok_raw" "$nonote" || return 1
-	fi
+	oldk_nonote || return 1
 	rm -f "$with" "$without"
 	vmsift -l -d "$1" --message-level 0 "$ok_raw" "$with" || return 1
 	vmsift -l -d "$1" --message-level 0 -x "$ok_vml" "$nonote" "$without" || return 1
@@ -274,6 +291,8 @@ oldk_one() {
 		t_oldk_dump c1 -c 1
 	run_test "oldkernel $ok_ver: -E -d 31: ELF ranges as makedumpfile's, pages read back" t_oldk_elf
 	run_test "oldkernel $ok_ver: --dump-dmesg byte for byte as makedumpfile's" t_oldk_dmesg
+	run_test "oldkernel $ok_ver: --dump-dmesg -x without VMCOREINFO: makedumpfile's log of the vmcore with it" \
+		t_oldk_dmesg_stripped
 	run_test "oldkernel $ok_ver: -g -x equals makedumpfile 1.7.2's" t_oldk_g
 	# -d 16 is not among them: free pages are not found without the note
 	# (doc/debuginfo.md: PAGE_BUDDY_MAPCOUNT_VALUE is a macro, absent from
