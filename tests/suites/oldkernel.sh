@@ -19,8 +19,8 @@
 #     --dump-dmesg byte for byte (and -x on the vmcore without its
 #     note), -g -x VMLINUX (tests/tools/
 #     cmp_vmcoreinfo.py, the dump's note as truth), -x on the vmcore
-#     stripped of its note gives the note's bitmaps (-d 1, 2, 4, 8, 15:
-#     free pages need the note, doc/debuginfo.md), --config
+#     stripped of its note gives the note's bitmaps (-d 1, 2, 4, 8, 16,
+#     31), --config
 #     with -x (tests/data/erase/dwarf.conf: every construct of
 #     makedumpfile.conf(5)) every page and the eraseinfo as
 #     makedumpfile's, data/erase/secrets-dwarf.conf with -x erases what
@@ -294,10 +294,9 @@ oldk_one() {
 	run_test "oldkernel $ok_ver: --dump-dmesg -x without VMCOREINFO: makedumpfile's log of the vmcore with it" \
 		t_oldk_dmesg_stripped
 	run_test "oldkernel $ok_ver: -g -x equals makedumpfile 1.7.2's" t_oldk_g
-	# -d 16 is not among them: free pages are not found without the note
-	# (doc/debuginfo.md: PAGE_BUDDY_MAPCOUNT_VALUE is a macro, absent from
-	# the DWARF, as on 6.1)
-	for lv in 1 2 4 8 15; do
+	# (free pages from the free lists: PAGE_BUDDY_MAPCOUNT_VALUE is a
+	# macro, absent from the DWARF; doc/debuginfo.md)
+	for lv in 1 2 4 8 16 31; do
 		run_test "oldkernel $ok_ver: -x without VMCOREINFO, -d $lv: the note's bitmaps, pages read back" \
 			t_oldk_x_stripped "$lv"
 	done
