@@ -155,7 +155,7 @@ static void set_buddy_mode(struct vs_filter *f, unsigned ver)
 	if (f->has_mapcount && f->has_private && !f->t_buddy.known && ver) {
 		if (ver == KV(2, 6, 38))
 			f->t_buddy = (struct ptype){ 1, (uint32_t)-2 };
-		else if (ver >= KV(2, 6, 39))
+		else if (ver >= KV(2, 6, 39) && ver < KV(4, 18, 0))
 			f->t_buddy = (struct ptype){ 1, (uint32_t)-128 };
 	}
 	if (f->has_mapcount && f->has_private && f->t_buddy.known)

@@ -139,24 +139,39 @@ uint64_t vs_kdump_desc_off(const struct vs_dump *d)
 	return l.desc_off;
 }
 
-/* init_uts_ns.name, read through the dead kernel's own address
- * translation when VMCOREINFO says where it is; zeros otherwise, as
- * makedumpfile leaves it without debug information. */
+/* Where the utsname lies, as makedumpfile finds it: system_utsname
+ * (kernels before 2.6.19), else init_uts_ns.name: at
+ * OFFSET(uts_namespace.name) where VMCOREINFO exports it (5.11+), else
+ * after the struct kref that leads struct uts_namespace up to 5.10 (one
+ * int).  0 when VMCOREINFO names neither symbol. */
+static uint64_t utsname_addr(const struct vs_vmcoreinfo *vi)
+{
+	uint64_t sym;
+	int64_t off = (int64_t)sizeof(int32_t);
+
+	if (vs_vi_symbol(vi, "system_utsname", &sym))
+		return sym;
+	if (!vs_vi_symbol(vi, "init_uts_ns", &sym))
+		return 0;
+	vs_vi_offset(vi, "uts_namespace.name", &off);
+	return sym + (uint64_t)off;
+}
+
+/* The utsname, read through the dead kernel's own address translation
+ * when VMCOREINFO says where it is; zeros otherwise, as makedumpfile
+ * leaves it without debug information. */
 static void read_utsname(struct vs_dump *d, struct kdump_utsname *uts)
 {
 	const struct vs_input *in = d->in;
 	struct vs_arch *arch = NULL;
 	struct vs_error e;
-	uint64_t sym;
-	int64_t off = 0;
+	uint64_t addr = utsname_addr(in->vi);
 
 	memset(uts, 0, sizeof(*uts));
-	if (!vs_vi_symbol(in->vi, "init_uts_ns", &sym) ||
-	    vs_arch_new(&arch, in, &e) < 0)
+	if (!addr || vs_arch_new(&arch, in, &e) < 0)
 		return;
-	vs_vi_offset(in->vi, "uts_namespace.name", &off);
-	if (vs_read_kvirt(arch, &d->workers[0]->reader, sym + (uint64_t)off,
-			  uts, sizeof(*uts), &e) < 0)
+	if (vs_read_kvirt(arch, &d->workers[0]->reader, addr, uts,
+			  sizeof(*uts), &e) < 0)
 		memset(uts, 0, sizeof(*uts));
 	for (char *p = (char *)uts; p < (char *)(uts + 1); p += KDUMP_UTS_LEN)
 		p[KDUMP_UTS_LEN - 1] = '\0';

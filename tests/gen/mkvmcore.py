@@ -119,6 +119,7 @@ class Spec:
         self.cpus = 2
         self.crashtime = 1700000000
         self.seed = 1
+        self.uts_kref = False      # `uts kref`: the layout before 5.11
         self.vi_set = []
         self.vi_del = []
         self.pages = []
@@ -304,6 +305,10 @@ class Spec:
             self.cpus = int(w[1])
         elif d == 'crashtime':
             self.crashtime = int(w[1])
+        elif d == 'uts':
+            if w[1:] != ['kref']:
+                raise ValueError('uts kref')
+            self.uts_kref = True
         elif d == 'seed':
             self.seed = int(w[1])
         elif d == 'vmcoreinfo':
@@ -1262,6 +1267,8 @@ class Builder:
                   '#1 SMP PREEMPT_DYNAMIC',
                   self.uts_machine(), '(none)']
         b = b''.join(f.encode().ljust(65, b'\0') for f in fields)
+        if self.s.uts_kref:      # struct kref (refcount 1) before the name
+            b = struct.pack(E + 'I', 1) + b
         self.mem.write(p << PAGE_SHIFT, b)
 
     def write_dmesg(self):
@@ -1579,7 +1586,8 @@ class Builder:
         add('OSRELEASE', g['osrelease'])
         add('PAGESIZE', str(PAGE))
         add('SYMBOL(init_uts_ns)', '%x' % self.sym_init_uts_ns)
-        add('OFFSET(uts_namespace.name)', '0')
+        if not s.uts_kref:
+            add('OFFSET(uts_namespace.name)', '0')
         if not self.A:
             add('SYMBOL(_stext)', '%x' % self.stext)
             add('SYMBOL(swapper_pg_dir)',

@@ -90,8 +90,8 @@ set_flavour() {
 }
 
 # set_ksuite SUITE: take the x86_64 kernel (and its -dbg package) from
-# another Debian suite than bookworm (--kernel-suite): trixie (6.12),
-# trixie-backports (7.x), sid.  Its package lists live under
+# another Debian suite than bookworm (--kernel-suite): bullseye (5.10),
+# trixie (6.12), trixie-backports (7.x), sid.  Its package lists live under
 # $VMSIFT_CACHE/apt-SUITE-amd64 (KAPT_OPTS), the host's apt sources and
 # packages are left as they are; busybox, kexec-tools and the reference
 # makedumpfile stay bookworm's.
@@ -100,8 +100,8 @@ set_ksuite() {
 	[ -n "$1" ] && [ "$1" != bookworm ] || return 0
 	[ "$ARCH" = x86_64 ] || die "--kernel-suite applies to x86_64 only, not $ARCH"
 	case $1 in
-	trixie|trixie-backports|sid) KSUITE=$1 ;;
-	*) die "--kernel-suite must be bookworm, trixie, trixie-backports or sid, not '$1'" ;;
+	bullseye|trixie|trixie-backports|sid) KSUITE=$1 ;;
+	*) die "--kernel-suite must be bullseye, bookworm, trixie, trixie-backports or sid, not '$1'" ;;
 	esac
 	private_apt "$1" amd64 "apt-$1-amd64"
 	# 6.12 and 7.x under a busy TCG often find the 8254 timer "not

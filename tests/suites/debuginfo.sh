@@ -16,10 +16,10 @@
 #   -g equals makedumpfile 1.7.2's but for doc/debuginfo.md's keys;
 #   -x with the note: -d 31 bitmaps equal makedumpfile -x's;
 #   -x on the vmcore stripped of its note (tests/tools/strip_vmcoreinfo.py):
-#   bitmaps equal those of the dump with its note at -d 1, 2, 4, 8, 15,
+#   bitmaps equal those of the dump with its note at -d 1, 2, 4, 8, 16, 31,
 #   every page read back, and the same --dump-dmesg log; with the shared
 #   fixtures beside the checkout (not under VMSIFT_QUICK=1), kdump-512M
-#   likewise at -d 15 and QEMU's qemu-256M refused (no virtual addresses).
+#   likewise at -d 31 and QEMU's qemu-256M refused (no virtual addresses).
 # MDF_UPSTREAM=PATH (an upstream makedumpfile, built from its git) adds
 # -g against it, with no key exempt.
 
@@ -286,17 +286,18 @@ else
 	run_test "debuginfo: --dump-dmesg -x on the vmcore stripped of VMCOREINFO equals the log with the note" \
 		t_di_dmesg_stripped
 	if [ -f "$work/kdump-512M.vmcore" ] && [ "${VMSIFT_QUICK:-0}" != 1 ]; then
-		run_test "debuginfo: -x on kdump-512M (shared fixture) stripped of VMCOREINFO, -d 15: bitmaps equal the note's" \
-			t_di_x_fixture "$work/kdump-512M.vmcore" 15
+		run_test "debuginfo: -x on kdump-512M (shared fixture) stripped of VMCOREINFO, -d 31: bitmaps equal the note's" \
+			t_di_x_fixture "$work/kdump-512M.vmcore" 31
 	fi
 	if [ -f "$work/qemu-256M.vmcore" ] && [ "${VMSIFT_QUICK:-0}" != 1 ]; then
 		run_test "debuginfo: -x on QEMU's qemu-256M (shared fixture) stripped of VMCOREINFO: refused, no virtual addresses" \
 			t_di_x_novaddr "$work/qemu-256M.vmcore"
 	fi
-	# -d 15 (every page type -x decides) by default; each type alone
-	# (-d 1, 2, 4, 8) with VMSIFT_FULL=1.
-	for di_level in 1 2 4 8 15; do
-		[ $di_level = 15 ] || full || continue
+	# -d 31 (every page type -x decides; free pages from the free lists:
+	# doc/debuginfo.md) by default; each type alone (-d 1, 2, 4, 8, 16)
+	# with VMSIFT_FULL=1.
+	for di_level in 1 2 4 8 16 31; do
+		[ $di_level = 31 ] || full || continue
 		run_test "debuginfo: -x on the vmcore stripped of VMCOREINFO, -d $di_level: bitmaps equal the note's, pages read back" \
 			t_di_x_stripped "$di_level"
 	done

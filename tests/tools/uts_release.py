@@ -4,7 +4,7 @@
 dead kernel's page tables, and check it is the OSRELEASE its VMCOREINFO
 names: a kernel-image address only a right translation reaches.
 
-Usage: uts_release.py DUMP [--arch NAME] [--drgn] [--drgn-only]
+Usage: uts_release.py DUMP [--arch NAME] [--drgn] [--drgn-only] [--name-offset N]
 
 libkdumpfile reads it (unless --drgn-only); --arch NAME also wants
 libkdumpfile's arch.name to be NAME; --drgn also opens DUMP with drgn (for
@@ -21,9 +21,17 @@ import sys
 
 import kdumpfile
 
-# struct uts_namespace starts with struct new_utsname (6.1 has no kref
-# before it): sysname[65], nodename[65], release[65].
+# struct new_utsname: sysname[65], nodename[65], release[65].  It lies
+# at OFFSET(uts_namespace.name) in struct uts_namespace (0 from 5.11,
+# which exports that key; 5.10 and earlier have a struct kref before it
+# and no key: --name-offset, e.g. from makedumpfile -g -x's text).
 LEN = 65
+
+
+def name_offset(info, given):
+    if given is not None:
+        return given
+    return int(info.get('OFFSET(uts_namespace.name)', '0'))
 
 
 def release_of(raw):
@@ -41,9 +49,10 @@ def main():
     ap.add_argument('--arch')
     ap.add_argument('--drgn', action='store_true')
     ap.add_argument('--drgn-only', action='store_true')
+    ap.add_argument('--name-offset', type=int)
     a = ap.parse_args()
     if a.drgn_only:
-        return drgn_only(a.dump)
+        return drgn_only(a.dump, a.name_offset)
 
     k = kdumpfile.kdumpfile(a.dump)
     k.attr['addrxlat.ostype'] = 'linux'
@@ -51,7 +60,7 @@ def main():
         fail('libkdumpfile sees arch %s, not %s' % (k.attr['arch.name'], a.arch))
     info = k.attr['linux.vmcoreinfo.lines']
     release = info['OSRELEASE']
-    addr = int(info['SYMBOL(init_uts_ns)'], 16)
+    addr = int(info['SYMBOL(init_uts_ns)'], 16) + name_offset(info, a.name_offset)
     got = release_of(k.read(kdumpfile.KDUMP_KVADDR, addr, 3 * LEN))
     if got != release:
         fail('libkdumpfile: init_uts_ns.name.release %r, VMCOREINFO OSRELEASE %r'
@@ -72,13 +81,13 @@ def main():
     print('ok: %s read at %#x by %s' % (got, addr, readers))
 
 
-def drgn_only(dump):
+def drgn_only(dump, offset):
     import drgn
     prog = drgn.Program()
     prog.set_core_dump(dump)
     info = vmcoreinfo_of_elf(dump)
     release = info['OSRELEASE']
-    addr = int(info['SYMBOL(init_uts_ns)'], 16)
+    addr = int(info['SYMBOL(init_uts_ns)'], 16) + name_offset(info, offset)
     try:
         got = release_of(prog.read(addr, 3 * LEN))
     except drgn.FaultError as e:
