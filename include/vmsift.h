@@ -325,6 +325,13 @@ VMSIFT_API int vmsift_reassemble(struct vmsift *vs, const int *part_fds,
  * "" when nothing was. */
 VMSIFT_API const char *vmsift_doubts(const struct vmsift *vs);
 
+/* The --config rules the last vmsift_dump() skipped because
+ * opts->erase_ignore_missing was set and the dead kernel lacks what they
+ * name (a symbol, a member, a module's section), one line each with the
+ * rule's line number and why; "" when none was.  Their bytes are not
+ * erased. */
+VMSIFT_API const char *vmsift_erase_skipped(const struct vmsift *vs);
+
 /* The counts of the last vmsift_dump(). */
 VMSIFT_API void vmsift_get_stats(const struct vmsift *vs,
 				 struct vmsift_stats *st);

@@ -284,6 +284,10 @@ static int run_dump(struct vmsift *vs, struct vs_dump *d, const int *fds,
 			vs_work_rates_add(&d->rates, &d->workers[i]->rates);
 		}
 	keep_doubts(vs, filter, &d->counts);
+	if (d->erase && *vs_erase_skip_msg(d->erase)) {
+		free(vs->erase_skips);
+		vs->erase_skips = strdup(vs_erase_skip_msg(d->erase));
+	}
 	free_workers(d);
 	vs_filter_free(filter);
 	vs_erase_free(d->erase);
@@ -300,6 +304,8 @@ static void forget_last_dump(struct vmsift *vs)
 	memset(&vs->rates, 0, sizeof(vs->rates));
 	free(vs->doubts);
 	vs->doubts = NULL;
+	free(vs->erase_skips);
+	vs->erase_skips = NULL;
 }
 
 /* One dump to N outputs: N = 1, or a split set. */

@@ -85,7 +85,9 @@ struct vs_erase {
 	atomic_uchar *piece_done;    /* [part * npieces + piece]: counted */
 	void *piece_done_mem;
 	unsigned skipped;
-	char skip_msg[VS_ERR_MAX];
+	char *skips;                 /* each skipped rule's message, a line
+					each; NULL when none */
+	size_t skips_len;
 };
 
 /* An enclosing loop's variable while a nested loop runs. */
@@ -1229,6 +1231,17 @@ static int loop_count(struct ev *ev, const struct vs_ec_rule *r,
 	return loop_array(ev, r, &a);
 }
 
+/* Whether the source of symbols at hand (the kernel's, or a [module]
+ * section's) has NAME. */
+static int has_symbol(struct ev *ev, const char *name)
+{
+	struct vs_error scratch;
+	uint64_t addr;
+
+	vs_err_clear(&scratch);
+	return ev->ti->ops->symbol(ev->ti->ctx, name, &addr, &scratch) == 0;
+}
+
 static int eval_rule(struct ev *ev, const struct vs_ec_rule *r)
 {
 	struct ev_val l;
@@ -1238,6 +1251,8 @@ static int eval_rule(struct ev *ev, const struct vs_ec_rule *r)
 	ev->var = NULL;
 	if (r->loop == VS_EC_NONE)
 		return eval_erase(ev, &r->erases[0]);
+	if (r->list_optional && !has_symbol(ev, r->list.parts[0].name))
+		return 0;
 	if (where_values(ev, r) < 0)
 		return -1;
 	if (r->loop == VS_EC_PERCPU) {
@@ -1427,10 +1442,21 @@ static int keep_cmd_texts(struct vs_erase *e, const struct vs_erase_config *c,
 	return 0;
 }
 
+/* Rule skipped (ignore_missing): counted, and WHY kept as a line of
+ * vs_erase_skip_msg() (when memory allows: the count is what matters). */
 static void skip_rule(struct vs_erase *e, const struct vs_error *why)
 {
-	if (!e->skipped++)
-		snprintf(e->skip_msg, sizeof(e->skip_msg), "%s", why->msg);
+	size_t n = strlen(why->msg);
+	char *s = realloc(e->skips, e->skips_len + n + 2);
+
+	e->skipped++;
+	if (!s)
+		return;
+	memcpy(s + e->skips_len, why->msg, n);
+	s[e->skips_len + n] = '\n';
+	s[e->skips_len + n + 1] = '\0';
+	e->skips = s;
+	e->skips_len += n + 1;
 }
 
 /* The source of rule R's symbols and types: the kernel's (KTI), or for a
@@ -1528,6 +1554,7 @@ void vs_erase_free(struct vs_erase *e)
 	free(e->pieces);
 	free(e->applied_mem);
 	free(e->piece_done_mem);
+	free(e->skips);
 	free(e);
 }
 
@@ -1703,5 +1730,5 @@ unsigned vs_erase_skipped(const struct vs_erase *e)
 
 const char *vs_erase_skip_msg(const struct vs_erase *e)
 {
-	return e->skip_msg;
+	return e->skips ? e->skips : "";
 }

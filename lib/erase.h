@@ -98,7 +98,8 @@ size_t vs_erase_nranges(const struct vs_erase *e);
 void vs_erase_range(const struct vs_erase *e, size_t i, uint64_t *vaddr,
 		    uint64_t *size, int *nullify);
 unsigned vs_erase_skipped(const struct vs_erase *e);
-/* The message of the first rule skipped, "" if none. */
+/* Each skipped rule's message, one line each ("rule at line N: ..."),
+ * "" if none. */
 const char *vs_erase_skip_msg(const struct vs_erase *e);
 
 #endif

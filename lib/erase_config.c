@@ -673,6 +673,29 @@ static int parse_count(struct ec_parser *p, struct vs_ec_rule *r)
 	return 0;
 }
 
+/* "SYM?" at the start of the list T ("SYM?:TYPE", "SYM?.member"): an
+ * optional symbol, its '?' taken out of T's text; 1 when it is one, -1
+ * on a loop's variable (which is always there). */
+static int list_optional(struct ec_parser *p, struct ec_tok *t)
+{
+	size_t n = strcspn(t->text, ":.[@");
+	char *name;
+
+	if (n < 2 || t->text[n - 1] != '?')
+		return 0;
+	name = strndup(t->text, n - 1);
+	if (!name)
+		return vs_err_oom(p->err, "out of memory");
+	if (is_loop_var(p, name)) {
+		free(name);
+		return fail_at(p, t, "'%s': a loop's variable cannot be "
+			       "optional ('?' follows a symbol)", t->text);
+	}
+	free(name);
+	memmove(t->text + n - 1, t->text + n, strlen(t->text + n) + 1);
+	return 1;
+}
+
 static int parse_loop_head(struct ec_parser *p, struct vs_ec_rule *r)
 {
 	const struct ec_tok *t = take_name(p, "a variable after 'for'");
@@ -690,7 +713,10 @@ static int parse_loop_head(struct ec_parser *p, struct vs_ec_rule *r)
 			       r->id);
 	p->pos++;
 	list = take_name(p, "an array or list after 'in'");
-	if (!list || parse_expr(p, list, &r->list) < 0)
+	if (!list)
+		return -1;
+	r->list_optional = list_optional(p, &p->toks[list - p->toks]);
+	if (r->list_optional < 0 || parse_expr(p, list, &r->list) < 0)
 		return -1;
 	r->loop = VS_EC_LOOP;
 	if (is_word(peek(p), "via")) {

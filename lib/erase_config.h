@@ -109,6 +109,8 @@ struct vs_ec_rule {
 	enum vs_ec_loop loop;
 	char *id;                    /* the iteration variable */
 	struct vs_ec_expr list;      /* what "in" names */
+	int list_optional;           /* "in SYM?...": a kernel without SYM
+					runs the loop zero times */
 	int counted;                 /* a "count" */
 	struct vs_ec_expr count;     /* "count EXPR": parts == NULL: N alone */
 	uint64_t count_add;          /* "+N" after EXPR, or N alone */

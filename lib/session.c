@@ -41,6 +41,7 @@ void vmsift_free(struct vmsift *vs)
 	if (vs->opened)
 		vs_input_close(&vs->in);
 	free(vs->doubts);
+	free(vs->erase_skips);
 	vs_age_ids_free(&vs->ids);
 	vs_typeinfo_free(&vs->ti);
 	free(vs);
@@ -213,4 +214,9 @@ void vmsift_get_rates(const struct vmsift *vs, struct vmsift_rates *r)
 const char *vmsift_doubts(const struct vmsift *vs)
 {
 	return vs->doubts ? vs->doubts : "";
+}
+
+const char *vmsift_erase_skipped(const struct vmsift *vs)
+{
+	return vs->erase_skips ? vs->erase_skips : "";
 }

@@ -23,6 +23,7 @@ struct vmsift {
 	struct vmsift_stats stats;
 	struct vmsift_rates rates;   /* the last dump's phases */
 	char *doubts;                /* what filtering found doubtful */
+	char *erase_skips;           /* --config rules skipped (ignore_missing) */
 	atomic_int cancel;           /* set by vmsift_cancel() */
 	struct vs_age_ids ids;       /* vmsift_set_identity(): for age inputs */
 	struct vs_typeinfo ti;       /* symbols and types (-x, BTF); owned */

@@ -479,7 +479,7 @@ t_btf_ktls_where() {
 # ones (encrypted, fscrypt-provisioning, IMA's queue, asymmetric, rxrpc,
 # ceph; comments left out), whose rules name no global's type but the
 # walks' heads.
-btf_keys_sel='/&key_type_encrypted$/,/^# The keys of dm-crypt mappings/p'
+btf_keys_sel='/&key_type_encrypted?$/,/^# The keys of dm-crypt mappings/p'
 
 # t_btf_dmcrypt_same VMCORE: secrets.conf and secrets-dwarf.conf hold the
 # same [dm_mod] rules and the same key loops after the user and logon
@@ -496,7 +496,7 @@ t_btf_dmcrypt_same() {
 	rm -f "$o".*
 	sed -n "$btf_keys_sel" "$d/secrets.conf" | grep -v '^#' > "$o.conf"
 	sed -n "$btf_keys_sel" "$d/secrets-dwarf.conf" | grep -v '^#' |
-		sed 's/^for k in key_serial_tree /for k in key_serial_tree:rb_root /; s/^for e in ima_keys /for e in ima_keys:list_head /' |
+		sed 's/^for k in key_serial_tree /for k in key_serial_tree:rb_root /; s/^for e in ima_keys? /for e in ima_keys?:list_head /' |
 		diff "$o.conf" - || { echo "the files' encrypted, fscrypt, IMA, asymmetric, rxrpc and ceph key rules differ"; return 1; }
 	local r
 	for r in encrypted_key_payload fscrypt_provisioning_key_payload 'ima_key_entry:list' \

@@ -238,6 +238,7 @@ static void test_parse_errors(void)
 		{ "for s in x hlist_nulls\nerase s\nendfor", "t.conf:2:1: expected STRUCT:MEMBER after 'hlist_nulls', found 'erase'" },
 		{ "for s in x within sk:a.\nerase s\nendfor", "expected STRUCT:MEMBER after 'within', found 'sk:a.'" },
 		{ "for k in x where k.a == 1 and\nerase k\nendfor", "t.conf:2:1: expected an expression after 'where', found 'erase'" },
+		{ "for t in x\nfor u in t?.next\nerase u\nendfor\nendfor", "t.conf:2:10: 't?.next': a loop's variable cannot be optional ('?' follows a symbol)" },
 		{ "for k in x where k.a == 1 and k.b != 2 and k.c == 3 and k.d == 4 and k.e == 5\nerase k\nendfor", "t.conf:1:66: more than 4 conditions after 'where'" },
 		{ "for k in x where k.a == 1 and j.b != 2\nerase k\nendfor", "t.conf:1:31: 'j.b' does not start with the loop's variable 'k'" },
 		{ "for k in x and k.a == 1\nerase k\nendfor", "t.conf:1:12: expected 'erase', 'for' or 'endfor' in the loop of line 1, found 'and'" },
@@ -402,6 +403,15 @@ static void test_loops(struct world *w)
 	       " erase t.comm\nendfor", 3, tasks);
 	expect(w, "for t in task_list within task_struct:tasks\n"
 	       " erase t\nendfor", 3, whole);
+	/* "SYM?": with the symbol, the same walk; without it, no walk,
+	 * the body never resolved (its type may be missing too) */
+	expect(w, "for t in task_list? within task_struct:tasks\n"
+	       " erase t.comm\nendfor", 3, tasks);
+	expect(w, "for t in init_task?\n erase t.comm\nendfor", 3, tasks);
+	expect(w, "for t in no_list? within no_struct:tasks\n"
+	       " erase t.nope\nendfor\nerase init_task.comm", 1, tasks);
+	expect_fail(w, "for t in no_list within task_struct:tasks\n"
+		    " erase t.comm\nendfor", "no symbol 'no_list'");
 }
 
 #define USER_RULE(op, kt) \
@@ -732,7 +742,11 @@ static void test_missing(struct world *w)
 	e = build(w, text);
 	if (CHECK(e != NULL)) {
 		CHECK_U64(vs_erase_skipped(e), 2);
-		CHECK_STR(vs_erase_skip_msg(e), "no symbol 'no_such_sym'");
+		/* every skipped rule, a line each, in order */
+		CHECK_STR(vs_erase_skip_msg(e), "rule at line 1: 'no_such_sym.x': "
+			  "no symbol 'no_such_sym'\nrule at line 3: "
+			  "'init_task.nope': struct 'task_struct' has no member "
+			  "'nope'\n");
 	}
 	vs_erase_free(e);
 	w->opts.ignore_missing = 0;
