@@ -20,23 +20,13 @@ makedumpfile's dump carried in the tree stands for that dump
 (tests/data/confdiff/, tests/suites/confdiff.sh).
 """
 import os
-import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vmcheck  # noqa: E402  pylint: disable=wrong-import-position
+from erase_cmp import kdump_text  # noqa: E402  pylint: disable=wrong-import-position
 
 PAGE = 4096
-
-
-def eraseinfo(path, kd):
-    with open(path, 'rb') as f:
-        f.seek(kd.block_size + 64)
-        off, size = struct.unpack(kd.order + 'QQ', f.read(16))
-        if not size:
-            return b''
-        f.seek(off)
-        return f.read(size)
 
 
 def runs(new, old):
@@ -96,7 +86,7 @@ def digest(inp_path, dump_path):
             start = prev = pfn
     if start is not None:
         out.append('pfns %x-%x' % (start, prev))
-    text = eraseinfo(dump_path, kd)
+    text = kdump_text(dump_path)
     info = ['eraseinfo ' + l for l in text.decode(errors='replace').split('\n')]
     return '\n'.join(out + lines + info) + '\n'
 
