@@ -79,7 +79,7 @@ t_confdiff_malformed() {
 	local d=$work/out/confdiff/mut m want rc n=0
 	mkdir -p "$d"
 	rm -f "$d"/*
-	$cd_py "$top/tests/tools/confmut.py" "$d" $(ls "$cd_data"/*.conf | grep -E '/[0-9]+\.conf$') || return 1
+	$cd_py "$top/tests/tools/confmut.py" "$d" $(ls "$cd_data"/*.conf | grep -E '/[0-9]+\.conf$' | head -n 3) || return 1
 	for m in "$d"/*.conf; do
 		want=$(head -n 1 "$m" | sed -n 's/^# want \([0-9:]*\).*/\1/p')
 		vmsift --config "$m" -d 31 "$cd_vmcore" "$d/out" > "$m.log" 2>&1
@@ -90,7 +90,7 @@ t_confdiff_malformed() {
 			{ echo "$m: no '$want: ' message"; cat "$m.log"; return 1; }
 		n=$((n + 1))
 	done
-	[ $n -ge 20 ] || { echo "only $n malformed configs"; return 1; }
+	[ $n -ge 45 ] || { echo "only $n malformed configs"; return 1; }
 }
 
 # A bit-field is no range of bytes: both sources refuse it, naming it
