@@ -76,10 +76,11 @@ t_confdiff_btf() {
 # with the line and column the error must name): refused with exit status
 # 1 and "FILE:LINE:COL: ...", never a crash or a dump.
 t_confdiff_malformed() {
-	local d=$work/out/confdiff/mut m want rc n=0
+	local d=$work/out/confdiff/mut m want rc n=0 seeds
 	mkdir -p "$d"
 	rm -f "$d"/*
-	$cd_py "$top/tests/tools/confmut.py" "$d" $(ls "$cd_data"/*.conf | grep -E '/[0-9]+\.conf$' | head -n 3) || return 1
+	seeds=("$cd_data"/[0-9].conf)
+	$cd_py "$top/tests/tools/confmut.py" "$d" "${seeds[@]:0:3}" || return 1
 	for m in "$d"/*.conf; do
 		want=$(head -n 1 "$m" | sed -n 's/^# want \([0-9:]*\).*/\1/p')
 		vmsift --config "$m" -d 31 "$cd_vmcore" "$d/out" > "$m.log" 2>&1
@@ -118,8 +119,8 @@ t_confdiff_bitfield() {
 
 # VMSIFT_CONFDIFF=FIRST-LAST: new seeds end to end.
 t_confdiff_seeds() {
-	local dir=$cd_cache/confdiff/$(cat "$top/tests/tools/confgen.py" | sha1sum | cut -c1-8)
-	local s first=${VMSIFT_CONFDIFF%-*} last=${VMSIFT_CONFDIFF#*-} bad=0
+	local dir s first=${VMSIFT_CONFDIFF%-*} last=${VMSIFT_CONFDIFF#*-} bad=0
+	dir=$cd_cache/confdiff/$(sha1sum < "$top/tests/tools/confgen.py" | cut -c1-8)
 	for s in $(seq "$first" "$last"); do
 		"$top/tests/tools/confdiff-seed" "$dir" "$cd_vmlinux" "$cd_vmcore" "$s" ||
 			{ echo "not ok: seed $s (in $dir)"; bad=$((bad + 1)); }
