@@ -399,7 +399,7 @@ class Gen:
             return
         for m, mt, _, bf in members(st):
             mt = strip(mt)
-            if bf or mt.kind != drgn.TypeKind.POINTER:
+            if bf or mt.kind != drgn.TypeKind.POINTER or mdf_elsewhere(st, m):
                 continue
             tt = strip(mt.type)
             if tt.kind == drgn.TypeKind.STRUCT and tt.tag == st.tag:
