@@ -116,6 +116,13 @@ def anon_typedef(t):
     return t.kind in (drgn.TypeKind.STRUCT, drgn.TypeKind.UNION) and not t.tag
 
 
+def array_typedef(t):
+    """A typedef of an array (mce_banks_t): makedumpfile 1.7.2 finds no
+    length behind the typedef, 0 elements (doc/erase.md)."""
+    t = t.unqualified()
+    return t.kind == drgn.TypeKind.TYPEDEF and strip(t).kind == drgn.TypeKind.ARRAY
+
+
 def size_of(t):
     try:
         return drgn.sizeof(t)
@@ -147,7 +154,8 @@ class Gen:
         self.by_kind = collections.defaultdict(list)
         for name in self.globals:
             ty = self.p.variable(name).type_
-            if anon_typedef(ty):    # rwlock_t binfmt_lock: no oracle
+            # rwlock_t binfmt_lock, mce_banks_t (an array): no oracle
+            if anon_typedef(ty) or array_typedef(ty):
                 continue
             self.by_kind[strip(ty).kind].append(name)
 
@@ -356,7 +364,8 @@ class Gen:
             if o is None:
                 continue
             t = strip(o.type_)
-            if t.kind != drgn.TypeKind.ARRAY or not t.length or t.length > MAX_LOOP * 2:
+            if t.kind != drgn.TypeKind.ARRAY or not t.length or \
+                    t.length > MAX_LOOP * 2 or array_typedef(o.type_):
                 continue
             et = strip(t.type)
             if et.kind == drgn.TypeKind.POINTER:
