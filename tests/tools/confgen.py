@@ -116,6 +116,13 @@ def anon_typedef(t):
     return t.kind in (drgn.TypeKind.STRUCT, drgn.TypeKind.UNION) and not t.tag
 
 
+def multi_dim(t):
+    """An array of arrays: makedumpfile 1.7.2 erases its first dimension's
+    length times the base type's size (doc/erase.md)."""
+    t = strip(t)
+    return t.kind == drgn.TypeKind.ARRAY and strip(t.type).kind == drgn.TypeKind.ARRAY
+
+
 def array_typedef(t):
     """A typedef of an array (mce_banks_t): makedumpfile 1.7.2 finds no
     length behind the typedef, 0 elements (doc/erase.md)."""
@@ -287,6 +294,8 @@ class Gen:
             expr, o = self.walk(name, o, depth)
             n = self.erase_size(o)
             if n is not None and n > MAX_OBJ:
+                continue
+            if o is not None and multi_dim(o.type_):
                 continue
             if o is not None and strip(o.type_).kind == drgn.TypeKind.POINTER:
                 tt = strip(strip(o.type_).type)
