@@ -140,6 +140,9 @@ static int describe_in(struct ev *ev, const struct vs_typeinfo *ti,
 			if (!t->array)
 				t->nelem = ty.nelem;
 			t->array = 1;
+		} else if (ty.kind == VS_TI_FUNC) {
+			/* makedumpfile walks on to the return type: a
+			 * function pointer is seen as a pointer to it */
 		} else {
 			t->base = id;
 			t->kind = ty.kind;

@@ -40,7 +40,8 @@ struct vs_ti_type {
 	enum vs_ti_kind kind;
 	uint64_t size;        /* bytes; pointers: the target's pointer size */
 	uint64_t nelem;       /* arrays: elements (0: flexible or unknown) */
-	uint64_t target;      /* pointers and arrays: the pointee / element */
+	uint64_t target;      /* pointers, arrays: the pointee / element;
+				 functions: the return type (0 or void) */
 	const char *name;     /* "task_struct", "char", NULL when anonymous;
 				 valid while the typeinfo lives */
 };

@@ -298,6 +298,8 @@ static void describe(const struct ti_btf *b, uint32_t id,
 		out->size = t->size;
 	} else if (btf_is_func(t) || btf_is_func_proto(t)) {
 		out->kind = VS_TI_FUNC;
+		/* a prototype's return type (a function's prototype) */
+		out->target = (uint64_t)t->type + 1;
 	} else {
 		out->kind = VS_TI_OTHER;
 		out->size = btf_is_float(t) ? t->size : 0;
