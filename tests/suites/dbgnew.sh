@@ -38,6 +38,8 @@ dbgnew_cmp="$PY $top/tests/tools/erase_cmp.py"
 dbgnew_mdf=''
 # shellcheck source=tests/suites/lib/crash_source.sh
 . "$top/tests/suites/lib/crash_source.sh"
+# shellcheck source=tests/suites/lib/e_dump.sh
+. "$top/tests/suites/lib/e_dump.sh"
 
 # dbgnew_kernel SUITE: "KVER VMLINUX VMCORE" of SUITE's kernel, each
 # fetched or made once into the cache.
@@ -129,10 +131,7 @@ t_dbgnew_e() {
 	local ref
 	mkdir -p "$dbgnew_dir/wd"
 	ref=$(dbgnew_ref e-d31 -l -d 31 -e --work-dir "$dbgnew_dir/wd" "$dn_raw") || return 1
-	rm -f "$dn_out.e"
-	vmsift -l -d 31 -e --message-level 0 "$dn_raw" "$dn_out.e" || return 1
-	$check pages "$dn_raw" "$dn_out.e" || return 1
-	$check bitmaps "$dn_out.e" "$ref" "$dn_raw"
+	e_dump_check "$ref" "$dn_raw" "$dn_out.e"
 }
 
 # t_dbgnew_secrets: the shipped rules resolve (BTF without -x, DWARF

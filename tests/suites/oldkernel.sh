@@ -35,6 +35,9 @@
 #   - --mem-usage's DUMP_SIZE lines within 10% of the real dumps, levels
 #     1 and 31, every codec.
 
+# shellcheck source=tests/suites/lib/e_dump.sh
+. "$top/tests/suites/lib/e_dump.sh"
+
 oldk_dir=$work/oldkernel
 oldk_cache=${VMSIFT_CACHE:-$top/tests/work/cache}
 oldk_suites=${VMSIFT_OLD_KERNEL_SUITES:-bullseye}
@@ -202,10 +205,7 @@ t_oldk_e() {
 	local ref
 	mkdir -p "$oldk_dir/wd"
 	ref=$(oldk_ref e-d31 -l -d 31 -e --work-dir "$oldk_dir/wd" "$ok_raw") || return 1
-	rm -f "$ok_out.e"
-	vmsift -l -d 31 -e --message-level 0 "$ok_raw" "$ok_out.e" || return 1
-	$check pages "$ok_raw" "$ok_out.e" || return 1
-	$check bitmaps "$ok_out.e" "$ref" "$ok_raw"
+	e_dump_check "$ref" "$ok_raw" "$ok_out.e"
 }
 
 # t_oldk_btf: without -x the rules need kallsyms' addresses, which 5.10
