@@ -302,12 +302,12 @@ static int run(struct vmsift *vs, struct cli *c, int fd, const char *name,
 	if (*vmsift_doubts(vs) && (c->message_level & (ML_COMMON | ML_REPORT)))
 		fprintf(stderr, "vmsift: damaged page metadata, pages kept:\n%s",
 			vmsift_doubts(vs));
-	/* Skipped rules left their bytes in the dump: said at every level
-	 * that prints errors, as a refused rule would be. */
-	if (*vmsift_erase_skipped(vs) &&
-	    (c->message_level & (ML_COMMON | ML_ERROR | ML_REPORT)))
-		fprintf(stderr, "vmsift: --erase-ignore-missing: rules skipped, "
-			"their data not erased:\n%s", vmsift_erase_skipped(vs));
+	/* Rules skipped (a [module] section whose module is not loaded;
+	 * with --erase-ignore-missing, what the kernel lacks): each line
+	 * says why, since with the switch their bytes stay in the dump. */
+	if (*vmsift_erase_skipped(vs) && (c->message_level & (ML_COMMON | ML_REPORT)))
+		fprintf(stderr, "vmsift: --config: rules skipped:\n%s",
+			vmsift_erase_skipped(vs));
 	return ret;
 }
 

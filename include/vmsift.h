@@ -325,11 +325,12 @@ VMSIFT_API int vmsift_reassemble(struct vmsift *vs, const int *part_fds,
  * "" when nothing was. */
 VMSIFT_API const char *vmsift_doubts(const struct vmsift *vs);
 
-/* The --config rules the last vmsift_dump() skipped because
- * opts->erase_ignore_missing was set and the dead kernel lacks what they
- * name (a symbol, a member, a module's section), one line each with the
- * rule's line number and why; "" when none was.  Their bytes are not
- * erased. */
+/* The --config rules the last vmsift_dump() skipped, one line each with
+ * the rule's line number and why; "" when none was: the rules of a
+ * [module] section whose module the dead kernel has not loaded, and,
+ * with opts->erase_ignore_missing, those naming what the kernel lacks (a
+ * symbol, a member, a module's debug information), whose bytes then
+ * stay in the dump. */
 VMSIFT_API const char *vmsift_erase_skipped(const struct vmsift *vs);
 
 /* The counts of the last vmsift_dump(). */

@@ -79,7 +79,7 @@ dbgnew_ref() {
 
 t_dbgnew_g() {
 	local ref
-	ref=$(dbgnew_ref g -g -x "$dn_vml") || return 1
+	ref=$(dbgnew_ref g -x "$dn_vml" -g) || return 1  # makedumpfile -x VMLINUX -g FILE
 	rm -f "$dn_out.g"
 	vmsift -g "$dn_out.g" -x "$dn_vml" > /dev/null || return 1
 	$PY "$top/tests/tools/strip_vmcoreinfo.py" --note "$dn_raw" > "$dn_out.note" || return 1

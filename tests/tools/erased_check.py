@@ -270,10 +270,25 @@ def dm_secrets(prog, dm_keys, scheds_want):
     return out
 
 
-def module_key_places(prog):
+def ima_places(prog):
     """(name, address, size, bytes) of the payloads IMA queued (ima_keys:
-    each asymmetric key's add_key payload, before IMA's policy is loaded)
-    and of the secrets of the key types whose modules are loaded: an
+    each asymmetric key's add_key payload, before IMA's policy is loaded;
+    none on a kernel without the queue).  secrets.conf erases them in
+    every dump, known keys or not: they are expected erased wherever
+    they lie beside another place."""
+    try:
+        head = prog["ima_keys"].address_of_()
+    except KeyError:
+        return
+    for e in list_for_each_entry("struct ima_key_entry", head, "list"):
+        n = e.payload_len.value_()
+        yield ("IMA's queued key payload for %s" % e.keyring_name.string_().decode(),
+               e.payload.value_(), n, prog.read(e.payload.value_(), n))
+
+
+def module_key_places(prog):
+    """(name, address, size, bytes) of the secrets of the key types whose
+    modules are loaded: an
     "asymmetric" key's private key (a struct
     public_key with key_is_private: key, keylen bytes), each rxkad token
     of an "rxrpc" key (rxrpc.ko's struct rxrpc_key_token list: the
@@ -281,11 +296,6 @@ def module_key_places(prog):
     struct ceph_crypto_key: key, len bytes) and its cbc(aes)
     transform's context (tfm; 7.x: aes_tfm) and, behind the cbc
     template, the AES key schedule."""
-    for e in list_for_each_entry("struct ima_key_entry",
-                                 prog["ima_keys"].address_of_(), "list"):
-        n = e.payload_len.value_()
-        yield ("IMA's queued key payload for %s" % e.keyring_name.string_().decode(),
-               e.payload.value_(), n, prog.read(e.payload.value_(), n))
     root = prog["key_serial_tree"].address_of_()
     kinds = {}
     for sym in ("key_type_asymmetric", "key_type_rxrpc", "key_type_ceph"):
@@ -602,12 +612,14 @@ def main():
     prog.load_debug_info([vmlinux] + kos)
     bad = 0
     found = secrets(prog, want)
+    queued = list(ima_places(prog))
+    found += [p[:3] for p in queued]
     if mod_keys:
         places = list(module_key_places(prog))
         for key in mod_keys:
-            if not any(key in p[3] for p in places):
+            if not any(key in p[3] for p in places + queued):
                 print("no asymmetric, rxrpc or ceph key's place (%d found)"
-                      " holds %r" % (len(places), key))
+                      " holds %r" % (len(places + queued), key))
                 sys.exit(1)
         found += [p[:3] for p in places]
     if dm_keys:
