@@ -164,17 +164,11 @@ t_dbgnew_crash() {
 		{ grep NODENAME "$dn_out.c-cfg.crash.log"; return 1; }
 }
 
-# t_dbgnew_failed LOG: a step before the tests failed; LOG says why.
-t_dbgnew_failed() {
-	tail -n 20 "$1"
-	return 1
-}
-
 dbgnew_one() {
 	local suite=$1 k lv
 	if ! k=$(dbgnew_kernel "$suite" 2> "$dbgnew_dir/$suite.log"); then
 		run_test "dbgnew $suite: the kernel, its -dbg vmlinux and a kdump of it" \
-			t_dbgnew_failed "$dbgnew_dir/$suite.log"
+			t_failed_step "$dbgnew_dir/$suite.log"
 		return
 	fi
 	read -r dn_ver dn_vml dn_raw <<< "$k"
@@ -197,7 +191,7 @@ dbgnew_one() {
 	if crash_opens_raw "$dn_raw" "$dn_ver" "$dbgnew_cache" "$dbgnew_dir"; then
 		run_test "dbgnew $dn_ver: crash opens the -e dump and the erased dumps" t_dbgnew_crash
 	else
-		run_test "dbgnew $dn_ver: crash opens the raw kdump" t_dbgnew_failed "$CRASH_RAW_LOG"
+		run_test "dbgnew $dn_ver: crash opens the raw kdump" t_failed_step "$CRASH_RAW_LOG"
 	fi
 }
 
@@ -209,7 +203,7 @@ if [ "${VMSIFT_DBG_NEW:-0}" = 1 ]; then
 		done
 	else
 		run_test "dbgnew: an upstream makedumpfile (tests/harness/mdf-upstream)" \
-			t_dbgnew_failed "$dbgnew_dir/mdf.log"
+			t_failed_step "$dbgnew_dir/mdf.log"
 	fi
 else
 	log "# skipped: -x, -g, --config, -e on 6.12 and 7.x (VMSIFT_DBG_NEW=1; 2.3 GB of -dbg packages, two guests)"

@@ -267,16 +267,11 @@ t_oldk_memusage() {
 	[ $bad = 0 ]
 }
 
-t_oldk_failed() {
-	tail -n 20 "$1"
-	return 1
-}
-
 oldk_one() {
 	local suite=$1 k lv
 	if ! k=$(oldk_kernel "$suite" 2> "$oldk_dir/$suite.log"); then
 		run_test "oldkernel $suite: the kernel, its -dbg vmlinux, kdumps by vmsift-static and makedumpfile" \
-			t_oldk_failed "$oldk_dir/$suite.log"
+			t_failed_step "$oldk_dir/$suite.log"
 		return
 	fi
 	read -r ok_ver ok_vml ok_raw <<< "$k"

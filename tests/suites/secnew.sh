@@ -325,16 +325,11 @@ t_secnew_crash_cut() {
 	fi
 }
 
-t_secnew_failed() {
-	tail -n 20 "$1"
-	return 1
-}
-
 secnew_one() {
 	local suite=$1 k kver raw vml
 	if ! k=$(secnew_vmcore "$suite" 2> "$secnew_dir/$suite.log"); then
 		run_test "secnew $suite: the secrets guest's vmcore" \
-			t_secnew_failed "$secnew_dir/$suite.log"
+			t_failed_step "$secnew_dir/$suite.log"
 		return
 	fi
 	read -r kver raw <<< "$k"
@@ -367,7 +362,7 @@ secnew_tests() {
 			t_secnew_crash_cut "$kver" "$raw"
 	else
 		run_test "secnew $kver: crash opens the raw vmcore" \
-			t_secnew_failed "$CRASH_RAW_LOG"
+			t_failed_step "$CRASH_RAW_LOG"
 	fi
 }
 
