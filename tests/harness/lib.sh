@@ -224,6 +224,22 @@ SECRET_PKCS8_KEY='vmsift PKCS#8 private key bytes 0042'
 SECRET_RXRPC_SESSION_KEY='vmsRxK42'
 SECRET_RXRPC_TICKET='vmsift rxrpc rxkad ticket 0042!!'
 SECRET_CEPH_KEY='vmsift ceph 0042'
+# dm-crypt's AEAD modes made with other drivers (workload -B before the
+# late modules, -Z after them: AES-NI's generic-gcm-aesni and
+# rfc4106-gcm-aesni, authenc over AES-NI's xts and cbc, rfc7539 over
+# chacha20-generic and over chacha-x86_64's chacha20-simd): keys of their
+# own, rfc4106's an AES-256 key then a 4-byte salt, authenc's the AES
+# key(s) then the HMAC key
+SECRET_DM_GCM_NI_KEY='vmsift aes-ni dm gcm(aes) key 42'
+SECRET_DM_RFC4106_NI_KEY='vmsift aes-ni rfc4106 key 0042!!'
+SECRET_DM_RFC4106_NI_SALT='vs42'
+SECRET_DM_AUTHENC_NI_XTS1='vmsift ni authenc xts data 0042!'
+SECRET_DM_AUTHENC_NI_XTS2='vmsift ni authenc xts tweak 0042'
+SECRET_DM_AUTHENC_NI_MAC='vmsift ni authenc xts hmac 0042!'
+SECRET_DM_AUTHENC_CBC_NI_KEY='vmsift ni authenc cbc aes 0042!!'
+SECRET_DM_AUTHENC_CBC_NI_MAC='vmsift ni authenc cbc hmac 0042!'
+SECRET_DM_CHACHA_KEY='vmsift dm rfc7539 chacha20 key42'
+SECRET_DM_CHACHA_NI_KEY='vmsift dm chacha20-simd key 042!'
 secret_hex() { printf '%s' "$1" | od -An -tx1 | tr -d ' \n'; }
 # secret_ktls_args: workload's -C and -D options for the ciphers above
 secret_ktls_args() {
@@ -235,8 +251,8 @@ secret_ktls_args() {
 		printf ' -%s %s:%s:%s' "$o" "$c" "$(secret_hex "${!tx}")" "$(secret_hex "${!rx}")"
 	done
 }
-# secret_more_args: workload's -I, -M, -O, -Y, -Q and -J options for the
-# secrets above
+# secret_more_args: workload's -I, -M, -O, -Y, -Q, -J, -B and -Z options
+# for the secrets above
 secret_more_args() {
 	printf ' -I %s -M %s -O %s -Y %s -Q %s:%s -J %s' \
 		"$(secret_hex "$SECRET_DM_AUTHENC_XTS1$SECRET_DM_AUTHENC_XTS2$SECRET_DM_AUTHENC_MAC")" \
@@ -245,6 +261,13 @@ secret_more_args() {
 		"$(secret_hex "$SECRET_PKCS8_KEY")" \
 		"$(secret_hex "$SECRET_RXRPC_SESSION_KEY")" "$(secret_hex "$SECRET_RXRPC_TICKET")" \
 		"$(secret_hex "$SECRET_CEPH_KEY")"
+	printf ' -B chacha:%s -Z gcm:%s -Z rfc4106:%s -Z authenc-xts:%s -Z authenc-cbc:%s -Z chacha:%s' \
+		"$(secret_hex "$SECRET_DM_CHACHA_KEY")" \
+		"$(secret_hex "$SECRET_DM_GCM_NI_KEY")" \
+		"$(secret_hex "$SECRET_DM_RFC4106_NI_KEY$SECRET_DM_RFC4106_NI_SALT")" \
+		"$(secret_hex "$SECRET_DM_AUTHENC_NI_XTS1$SECRET_DM_AUTHENC_NI_XTS2$SECRET_DM_AUTHENC_NI_MAC")" \
+		"$(secret_hex "$SECRET_DM_AUTHENC_CBC_NI_KEY$SECRET_DM_AUTHENC_CBC_NI_MAC")" \
+		"$(secret_hex "$SECRET_DM_CHACHA_NI_KEY")"
 }
 
 # harness_modules: the modules the initramfs loads (and their

@@ -66,6 +66,16 @@
  *   -Q SK:TK an "rxrpc" key "vmsift:rxrpc" (rxrpc.ko's version 1 rxkad
  *            token): session key SK (16 hex digits) and ticket TK
  *   -J HEX   a "ceph" key "vmsift:ceph" (libceph's AES key, 16 bytes)
+ *   -B K:HEX (more than once) a dm-crypt AEAD mapping "vmsift-K" as -M,
+ *            each over a dm-integrity device "vmsift-integ-K" of its own,
+ *            made before the late modules; K: gcm (capi:gcm(aes)-random,
+ *            28-byte tags), rfc4106 (capi:rfc4106(gcm(aes))-random, 24:
+ *            an AES key then a 4-byte salt), authenc-xts and authenc-cbc
+ *            (capi:authenc(hmac(sha256),xts(aes) or cbc(aes))-random, 48:
+ *            the AES key(s) then the HMAC key), chacha
+ *            (capi:rfc7539(chacha20,poly1305)-random, 28)
+ *   -Z K:HEX the same made after the late modules are loaded (mapping
+ *            "vmsift-K-ni": AES-NI's drivers, chacha-x86_64)
  *
  * Built with gcc -static by the harness; runs as /bin/workload in the guest.
  */
@@ -310,7 +320,7 @@ static unsigned long long dm_device(int fd, const char *name, const char *type,
  * device, whose zero superblock dm-integrity formats (its writes are
  * dropped; no I/O is made afterwards). */
 static void dm_crypt_aead_secret(const char *name, const char *cipher,
-				 const char *hex, unsigned tag)
+				 const char *hex, unsigned tag, const char *dev_name)
 {
 	char zero[64], integ[64], params[512];
 	unsigned long long dev;
@@ -318,8 +328,13 @@ static void dm_crypt_aead_secret(const char *name, const char *cipher,
 
 	if (fd < 0)
 		die("open /dev/mapper/control (dm_mod loaded?)");
-	snprintf(zero, sizeof(zero), "vmsift-zero%u", tag);
-	snprintf(integ, sizeof(integ), "vmsift-integ%u", tag);
+	if (*dev_name) {
+		snprintf(zero, sizeof(zero), "vmsift-zero%s", dev_name);
+		snprintf(integ, sizeof(integ), "vmsift-integ%s", dev_name);
+	} else {
+		snprintf(zero, sizeof(zero), "vmsift-zero%u", tag);
+		snprintf(integ, sizeof(integ), "vmsift-integ%u", tag);
+	}
 	dev = dm_device(fd, zero, "zero", "", 131072);
 	snprintf(params, sizeof(params), "%u:%u 0 %u D 0", major(dev), minor(dev), tag);
 	dev = dm_device(fd, integ, "integrity", params, 2048);
@@ -328,6 +343,44 @@ static void dm_crypt_aead_secret(const char *name, const char *cipher,
 	dm_device(fd, name, "crypt", params, 2048);
 	close(fd);
 	printf("HARNESS: dm-crypt mapping %s (%s) set up\n", name, cipher);
+}
+
+/* dm-crypt's AEAD modes (-B, -Z): workload's name, the capi: cipher,
+ * the on-disk tag (the AEAD's tag and its IV) */
+struct dm_aead {
+	const char *kind, *cipher;
+	unsigned tag;
+};
+
+static const struct dm_aead dm_aeads[] = {
+	{ "gcm", "capi:gcm(aes)-random", 28 },
+	{ "rfc4106", "capi:rfc4106(gcm(aes))-random", 24 },
+	{ "authenc-xts", "capi:authenc(hmac(sha256),xts(aes))-random", 48 },
+	{ "authenc-cbc", "capi:authenc(hmac(sha256),cbc(aes))-random", 48 },
+	{ "chacha", "capi:rfc7539(chacha20,poly1305)-random", 28 },
+};
+
+/* SPEC is KIND:HEX; SUFFIX ends the mapping's name ("" or "-ni") */
+static void dm_aead_spec(char *spec, const char *suffix)
+{
+	char *hex = strchr(spec, ':');
+	char name[64], dev[64];
+
+	if (!hex) {
+		errno = EINVAL;
+		die("-B/-Z: KIND:HEX");
+	}
+	*hex++ = 0;
+	for (size_t i = 0; i < sizeof(dm_aeads) / sizeof(dm_aeads[0]); i++) {
+		if (strcmp(dm_aeads[i].kind, spec))
+			continue;
+		snprintf(name, sizeof(name), "vmsift-%s%s", spec, suffix);
+		snprintf(dev, sizeof(dev), "-%s%s", spec, suffix);
+		dm_crypt_aead_secret(name, dm_aeads[i].cipher, hex, dm_aeads[i].tag, dev);
+		return;
+	}
+	errno = EINVAL;
+	die(spec);
 }
 
 /* Load each module listed in /modules-late.order (one path a line, in
@@ -711,10 +764,10 @@ int main(int argc, char **argv)
 	const char *essiv_ni_key = NULL, *ktls_ni_keys = NULL, *fscrypt_key = NULL;
 	const char *authenc_key = NULL, *gcm_key = NULL, *lrw_key = NULL;
 	const char *pkcs8_key = NULL, *rxrpc_key = NULL, *ceph_key = NULL;
-	char *early[8], *late[8];
-	int n_early = 0, n_late = 0;
+	char *early[8], *late[8], *aead_early[8], *aead_late[8];
+	int n_early = 0, n_late = 0, n_aead_early = 0, n_aead_late = 0;
 
-	while ((opt = getopt(argc, argv, "a:r:z:t:T:H:P:c:w:W:R:K:U:L:S:X:E:N:A:V:G:C:D:F:I:M:O:Y:Q:J:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:r:z:t:T:H:P:c:w:W:R:K:U:L:S:X:E:N:A:V:G:C:D:F:I:M:O:Y:Q:J:B:Z:")) != -1) {
 		switch (opt) {
 		case 'a': anon_mb = strtoul(optarg, NULL, 0); break;
 		case 'r': rnd_every = atoi(optarg); break;
@@ -744,6 +797,17 @@ int main(int argc, char **argv)
 		case 'Y': pkcs8_key = optarg; break;
 		case 'Q': rxrpc_key = optarg; break;
 		case 'J': ceph_key = optarg; break;
+		case 'B':
+		case 'Z':
+			if ((opt == 'B' ? n_aead_early : n_aead_late) == 8) {
+				errno = E2BIG;
+				die("-B/-Z: at most 8 each");
+			}
+			if (opt == 'B')
+				aead_early[n_aead_early++] = optarg;
+			else
+				aead_late[n_aead_late++] = optarg;
+			break;
 		case 'C':
 		case 'D':
 			if ((opt == 'C' ? n_early : n_late) == 8) {
@@ -761,7 +825,8 @@ int main(int argc, char **argv)
 				"[-K HEX] [-U HEX] [-L HEX] [-S TXHEX:RXHEX] [-X HEX] [-E HEX] "
 				"[-N HEX] [-A HEX] [-V HEX] [-G TXHEX:RXHEX] "
 				"[-C CIPHER:TXHEX:RXHEX]... [-D CIPHER:TXHEX:RXHEX]... [-F HEX] "
-				"[-I HEX] [-M HEX] [-O HEX] [-Y HEX] [-Q SKHEX:TKHEX] [-J HEX]\n");
+				"[-I HEX] [-M HEX] [-O HEX] [-Y HEX] [-Q SKHEX:TKHEX] [-J HEX] "
+				"[-B KIND:HEX]... [-Z KIND:HEX]...\n");
 			return 2;
 		}
 	}
@@ -809,9 +874,9 @@ int main(int argc, char **argv)
 	if (authenc_key)
 		dm_crypt_aead_secret("vmsift-authenc",
 				     "capi:authenc(hmac(sha256),xts(aes))-random",
-				     authenc_key, 48);
+				     authenc_key, 48, "");
 	if (gcm_key)
-		dm_crypt_aead_secret("vmsift-gcm", "capi:gcm(aes)-random", gcm_key, 28);
+		dm_crypt_aead_secret("vmsift-gcm", "capi:gcm(aes)-random", gcm_key, 28, "");
 	if (lrw_key)
 		dm_crypt_secret("vmsift-lrw", "aes-lrw-benbi", lrw_key);
 	if (pkcs8_key)
@@ -820,7 +885,9 @@ int main(int argc, char **argv)
 		rxrpc_key_secret(rxrpc_key);
 	if (ceph_key)
 		ceph_key_secret(ceph_key);
-	if (aesni_key || essiv_ni_key || ktls_ni_keys || n_late)
+	for (int i = 0; i < n_aead_early; i++)
+		dm_aead_spec(aead_early[i], "");
+	if (aesni_key || essiv_ni_key || ktls_ni_keys || n_late || n_aead_late)
 		load_late_modules();
 	if (aesni_key)
 		dm_crypt_secret("vmsift-aesni", "aes-xts-plain64", aesni_key);
@@ -829,6 +896,8 @@ int main(int argc, char **argv)
 	if (ktls_ni_keys)
 		ktls_secret(&ktls_ciphers[0], ktls_ni_keys);
 	ktls_cipher_secrets(late, n_late);
+	for (int i = 0; i < n_aead_late; i++)
+		dm_aead_spec(aead_late[i], "-ni");
 
 	printf("HARNESS: workload ready (anon %lu MiB, zeroed %lu MiB, tmpfs %lu MiB, "
 	       "hugetlb %lu x 2 MiB, written %lu MiB)\n",

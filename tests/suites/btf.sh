@@ -263,7 +263,7 @@ t_btf_erase_secrets() {
 		ko=$(btf_dm_ko "$vml") || return 1
 		kdir=$(btf_ktls_modules "$vml") ||
 			{ echo "no tls.ko, gcm.ko beside $vml (VMSIFT_ERASE_FULL=1 extracts them)"; return 1; }
-		mapfile -t keys < <(known_secrets; known_secrets_more; btf_ktls_keys --ktls; btf_ktls_ko_args "$kdir")
+		mapfile -t keys < <(known_secrets; known_secrets_more; known_secrets_aead; btf_ktls_keys --ktls; btf_ktls_ko_args "$kdir")
 		# shellcheck disable=SC2206 # two "--ko PATH" pairs, no blanks
 		keys+=($ko)
 	fi
@@ -300,6 +300,9 @@ btf_secrets_vmcore() {
 		carried_input secrets kdump-secrets-384M
 		return
 	fi
+	# -v8: with dm-crypt's AEADs over AES-NI (gcm, rfc4106, authenc over
+	# xts and cbc) and rfc7539(chacha20,poly1305), generic and over
+	# chacha-x86_64 (-v7 has none of them);
 	# -v7: with dm-crypt's authenc(hmac(sha256),xts(aes)) and gcm(aes)
 	# over dm-integrity and lrw(aes), an asymmetric key from PKCS#8, an
 	# rxrpc key and a ceph key (-v6 has none of them);
@@ -308,7 +311,7 @@ btf_secrets_vmcore() {
 	# -v5: with the essiv mapping and kTLS connection over AES-NI (-v4 has
 	# neither, -v3 no xts, essiv, AES-NI mapping or encrypted key, -v2 no
 	# kTLS, the first no logon key)
-	v=$c/secrets-v7-6.1.0-57-amd64.vmcore
+	v=$c/secrets-v8-6.1.0-57-amd64.vmcore
 	if [ ! -f "$v" ]; then
 		VMSIFT_CACHE=$c T_CAPTURE=${T_CAPTURE:-900} \
 			"$top/tests/harness/kdump-test" --quick --secrets --smp 2 \
@@ -320,14 +323,21 @@ btf_secrets_vmcore() {
 }
 
 # btf_more_texts: the known secrets of the authenc, gcm and lrw mappings
-# and of the asymmetric (PKCS#8), rxrpc and ceph keys (lib.sh, sourced
-# by the callers), each text a grep finds as is.
+# and of the asymmetric (PKCS#8), rxrpc and ceph keys, and (v8) of the
+# AEAD mappings over AES-NI and ChaCha20 (lib.sh, sourced by the
+# callers), each text a grep finds as is (rfc4106's 4-byte salt is only
+# checked by erased_check.py, in its mapping's key).
 btf_more_texts=()
 btf_more() {
 	btf_more_texts=("$SECRET_DM_AUTHENC_XTS1" "$SECRET_DM_AUTHENC_XTS2"
 		"$SECRET_DM_AUTHENC_MAC" "$SECRET_DM_GCM_KEY" "$SECRET_DM_LRW_KEY1"
 		"$SECRET_DM_LRW_KEY2" "$SECRET_PKCS8_KEY" "$SECRET_RXRPC_SESSION_KEY"
-		"$SECRET_RXRPC_TICKET" "$SECRET_CEPH_KEY")
+		"$SECRET_RXRPC_TICKET" "$SECRET_CEPH_KEY"
+		"$SECRET_DM_GCM_NI_KEY" "$SECRET_DM_RFC4106_NI_KEY"
+		"$SECRET_DM_AUTHENC_NI_XTS1" "$SECRET_DM_AUTHENC_NI_XTS2"
+		"$SECRET_DM_AUTHENC_NI_MAC" "$SECRET_DM_AUTHENC_CBC_NI_KEY"
+		"$SECRET_DM_AUTHENC_CBC_NI_MAC" "$SECRET_DM_CHACHA_KEY"
+		"$SECRET_DM_CHACHA_NI_KEY")
 }
 
 # t_btf_secrets_present VMCORE: the vmcore holds every known secret's
@@ -342,7 +352,7 @@ t_btf_secrets_present() {
 	mapfile -t ktls < <(btf_ktls_keys - | sed -n 'n;p')
 	[ ${#ktls[@]} = 16 ] || { echo "not 16 kTLS keys: ${#ktls[@]}"; return 1; }
 	btf_more
-	[ ${#btf_more_texts[@]} = 10 ] || { echo "not 10 more keys: ${#btf_more_texts[@]}"; return 1; }
+	[ ${#btf_more_texts[@]} = 19 ] || { echo "not 19 more keys: ${#btf_more_texts[@]}"; return 1; }
 	for k in "$SECRET_DM_KEY" "$SECRET_USER_KEY" "$SECRET_LOGON_KEY" \
 		"$SECRET_DM_XTS_KEY1" \
 		"$SECRET_DM_XTS_KEY2" "$SECRET_DM_ESSIV_KEY" "$SECRET_DM_AESNI_KEY1" \
@@ -384,19 +394,22 @@ t_btf_secrets_grep() {
 	mapfile -t -O ${#texts[@]} texts < <(btf_ktls_keys - | sed -n 'n;p')
 	btf_more
 	texts+=("${btf_more_texts[@]}")
-	[ ${#texts[@]} = 39 ] || { echo "not 13 + 16 + 10 known keys: ${#texts[@]}"; return 1; }
+	[ ${#texts[@]} = 48 ] || { echo "not 13 + 16 + 19 known keys: ${#texts[@]}"; return 1; }
 	for k in $enc; do texts+=("hex:$k"); done
 	# the authenc mapping's HMAC key as its ipad and opad states, the
 	# gcm mapping's GHASH key H = AES_K(0)
-	for k in $("$btf_py" "$top/tests/tools/erased_check.py" --print-hmac "$SECRET_DM_AUTHENC_MAC"); do
+	for k in $(for m in "$SECRET_DM_AUTHENC_MAC" "$SECRET_DM_AUTHENC_NI_MAC" \
+		"$SECRET_DM_AUTHENC_CBC_NI_MAC"; do
+		"$btf_py" "$top/tests/tools/erased_check.py" --print-hmac "$m"; done); do
 		texts+=("hex:$k")
 	done
 	texts+=("hex:$(cd "$top/tests/tools" && "$btf_py" -c 'import sys, ktls_keys
 print(ktls_keys.ghash_h(sys.argv[1].encode()).hex())' "$SECRET_DM_GCM_KEY")") || return 1
-	[ ${#texts[@]} = 43 ] || { echo "not 39 + 1 + 2 + 1 texts: ${#texts[@]}"; return 1; }
+	[ ${#texts[@]} = 56 ] || { echo "not 48 + 1 + 6 + 1 texts: ${#texts[@]}"; return 1; }
 	# AES-NI's GCM keeps the GHASH key H = AES_K(0) as such
 	for k in "$SECRET_KTLS_NI_TX_KEY" "$SECRET_KTLS_NI_RX_KEY" \
-		"$SECRET_KTLS_GCM128_NI_TX_KEY" "$SECRET_KTLS_GCM128_NI_RX_KEY"; do
+		"$SECRET_KTLS_GCM128_NI_TX_KEY" "$SECRET_KTLS_GCM128_NI_RX_KEY" \
+		"$SECRET_DM_GCM_NI_KEY" "$SECRET_DM_RFC4106_NI_KEY"; do
 		texts+=("hex:$(cd "$top/tests/tools" && "$btf_py" -c 'import sys, ktls_keys
 print(ktls_keys.ghash_h(sys.argv[1].encode()).hex())' "$k")") || return 1
 	done
@@ -557,8 +570,11 @@ t_btf_ktls_same() {
 # &tcp_hashinfo": the guest has no namespace with its own table, so
 # init_net's shared one is walked through net_namespace_list), erases
 # the six places drgn finds (erased_check.py, the known keys there;
-# --tfm-neighbours: a dm-crypt transform's context, erased by the same
-# file but not looked for here, lies beside a key payload).
+# --tfm-neighbours: a transform's context, erased by the same file but
+# not looked for here, lies beside a key payload).  Without the [dm_mod]
+# section: in the v8 guest a kTLS socket's GHASH table lies just before
+# the dm-crypt gcm mapping's, which the dm-crypt rules would erase and
+# erased_check.py, told of the kTLS places only, would see changed.
 t_btf_ktls_netns() {
 	local in=$1 kdir=$2 vml o=$work/out/ktlsns args
 	# shellcheck source=/dev/null
@@ -566,8 +582,8 @@ t_btf_ktls_netns() {
 	vml=$(btf_dbg_vmlinux "$in") || return 1
 	mkdir -p "$work/out"
 	rm -f "$o".*
-	awk '/^for b in tcp_hashinfo/ { skip = 1 }
-	     /^# The same for each network namespace/ { skip = 0 }
+	awk '/^for b in tcp_hashinfo/ || /^\[dm_mod\]/ { skip = 1 }
+	     /^# The same for each network namespace/ || /^\[vmlinux\]/ { skip = 0 }
 	     !skip' "$top/data/erase/secrets.conf" |
 		sed 's/tcp_death_row\.hashinfo != &tcp_hashinfo$/tcp_death_row.hashinfo == \&tcp_hashinfo/' > "$o.conf"
 	grep -q '^for n in net_namespace_list.* == &tcp_hashinfo$' "$o.conf" ||

@@ -8,7 +8,7 @@
 # Only with VMSIFT_SECRETS_NEW=1: it boots the secrets guest
 # (tests/harness/kdump-test --secrets --kernel-suite S, 1 to 8 minutes of
 # TCG each) once per kernel and keeps its raw /proc/vmcore in the cache
-# ($VMSIFT_CACHE/secrets-v7-KVER.vmcore); a rerun costs seconds.  Per
+# ($VMSIFT_CACHE/secrets-v8-KVER.vmcore); a rerun costs seconds.  Per
 # kernel of VMSIFT_SECRETS_NEW_SUITES (default "trixie trixie-backports"):
 #   - every known secret of lib.sh (SECRET_*) is in the raw vmcore, and
 #     secrets.conf, resolved from the dump's own kallsyms and BTF (no -x,
@@ -62,11 +62,13 @@ secnew_vmcore() {
 	  set_arch x86_64
 	  set_ksuite "$1"
 	  KVER=$(kernel_version)
+	  # -v8: dm-crypt's AEADs over AES-NI (gcm, rfc4106, authenc over
+	  # xts and cbc) and rfc7539(chacha20,poly1305), which -v7 lacks;
 	  # -v7: dm-crypt's authenc and gcm over dm-integrity and lrw, an
 	  # asymmetric (PKCS#8), an rxrpc and a ceph key, which -v6 lacks;
 	  # -v6: kTLS over AES-GCM-128, AES-CCM-128 and ChaCha20-Poly1305 and
 	  # an fscrypt-provisioning key, which -v5 lacks
-	  v=$VMSIFT_CACHE/secrets-v7-$KVER.vmcore
+	  v=$VMSIFT_CACHE/secrets-v8-$KVER.vmcore
 	  if [ ! -s "$v" ]; then
 		T_CAPTURE=${T_CAPTURE:-900} "$top/tests/harness/kdump-test" --quick \
 			--secrets --smp 2 --kernel-suite "$1" \
@@ -83,7 +85,9 @@ secnew_vmcore() {
 # cipher's key), the kTLS keys of every cipher (and the essiv mapping's
 # and kTLS connections' made after AES-NI and the other late modules);
 # the authenc, gcm and lrw mappings' keys, the asymmetric (PKCS#8),
-# rxrpc and ceph keys' secrets; one a line.
+# rxrpc and ceph keys' secrets; the v8 AEAD mappings' keys (gcm,
+# rfc4106 and authenc over AES-NI, rfc7539 before and after
+# chacha-x86_64); one a line.
 secnew_texts() {
 	# shellcheck source=/dev/null
 	. "$top/tests/harness/lib.sh"
@@ -105,7 +109,12 @@ secnew_texts() {
 		"$SECRET_DM_AUTHENC_XTS1" "$SECRET_DM_AUTHENC_XTS2" \
 		"$SECRET_DM_AUTHENC_MAC" "$SECRET_DM_GCM_KEY" "$SECRET_DM_LRW_KEY1" \
 		"$SECRET_DM_LRW_KEY2" "$SECRET_PKCS8_KEY" "$SECRET_RXRPC_SESSION_KEY" \
-		"$SECRET_RXRPC_TICKET" "$SECRET_CEPH_KEY"
+		"$SECRET_RXRPC_TICKET" "$SECRET_CEPH_KEY" \
+		"$SECRET_DM_GCM_NI_KEY" "$SECRET_DM_RFC4106_NI_KEY" \
+		"$SECRET_DM_AUTHENC_NI_XTS1" "$SECRET_DM_AUTHENC_NI_XTS2" \
+		"$SECRET_DM_AUTHENC_NI_MAC" "$SECRET_DM_AUTHENC_CBC_NI_KEY" \
+		"$SECRET_DM_AUTHENC_CBC_NI_MAC" "$SECRET_DM_CHACHA_KEY" \
+		"$SECRET_DM_CHACHA_NI_KEY"
 }
 
 # secnew_ghash: each kTLS key's GHASH key H = AES_K(0) (ktls_keys.py),
@@ -169,7 +178,8 @@ secnew_encrypted() {
 # secrets guest's known secrets (known_secrets: keys, dm-crypt keys and
 # schedules, the encrypted key; known_secrets_more: the AEAD and lrw
 # mappings' and the asymmetric, rxrpc and ceph keys' secrets, 7.x's
-# without gcm's GHASH key, which its AES library keeps in another form),
+# without gcm's GHASH key, which its AES library keeps in another form;
+# known_secrets_aead: the v8 AEAD mappings' keys and schedules),
 # with dm-mod.ko, dm-crypt.ko, rxrpc.ko and libceph.ko's DWARF;
 # a whole transform context erased beside a place is no change around it
 # (--tfm-neighbours: 6.12's dm-crypt cbc(ecb(aes)) context lies beside a
@@ -191,6 +201,7 @@ secnew_known() {
 	6.*) known_secrets_more ;;
 	*) known_secrets_more lib ;;
 	esac
+	known_secrets_aead
 	printf '%s\n' --ko "$m/net/rxrpc/rxrpc.ko" --ko "$m/net/ceph/libceph.ko"
 	printf '%s\n' --tfm-neighbours \
 		--ktls-tx "$SECRET_KTLS_TX_KEY" --ktls-rx "$SECRET_KTLS_RX_KEY" \

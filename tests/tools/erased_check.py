@@ -183,8 +183,10 @@ def table_places(prog, tfm):
 def schedules(prog, tfm):
     """(what, struct crypto_tfm) of each block cipher context that holds
     key material behind TFM: cbc's or ecb's cipher, xts's child's cipher
-    and tweak cipher, essiv's child's cipher and ESSIV cipher, AES-NI's
-    internal transform behind simd and cryptd."""
+    and tweak cipher, essiv's child's cipher and ESSIV cipher, authenc's
+    hmac state and enc (and what is behind enc), gcm's ctr cipher,
+    rfc7539's chacha, AES-NI's internal transform behind simd and cryptd
+    (an skcipher's or an AEAD's: generic-gcm-aesni, rfc4106-gcm-aesni)."""
     name = driver(tfm)
     if name.startswith("cbc(") or name.startswith("ecb("):
         return [("cipher", block_cipher(prog, tfm))]
@@ -207,6 +209,10 @@ def schedules(prog, tfm):
         child = child_tfm(prog, tfm, 0, "skcipher")
         return ([("child context", child)] +
                 [("child " + w, t) for w, t in schedules(prog, child)])
+    if name.startswith("rfc7539("):
+        # struct chachapoly_ctx { chacha (skcipher: its struct chacha_ctx
+        # begins with the key), poly (no key), ... }
+        return [("chacha context", child_tfm(prog, tfm, 0, "skcipher"))]
     if module_of(tfm) == "aesni_intel" and not name.startswith("__"):
         cryptd = child_tfm(prog, tfm, 0, "skcipher")
         if cryptd is not None and driver(cryptd).startswith("cryptd("):

@@ -55,3 +55,25 @@ known_secrets_more() {
 		--module-key "$SECRET_CEPH_KEY"
 	[ "${1:-}" = lib ] || printf '%s\n' --ghash-key "$SECRET_DM_GCM_KEY"
 }
+
+# known_secrets_aead: erased_check.py's arguments for the dm-crypt AEAD
+# mappings the guest holds since secrets-v8 (workload -B, -Z): gcm(aes)
+# and rfc4106(gcm(aes)) over AES-NI (the key in the internal context
+# behind simd and cryptd), authenc over AES-NI's xts and cbc (the AES keys
+# in the internal context, the HMAC key's ipad and opad states in hmac's
+# context), rfc7539(chacha20,poly1305) over chacha20-generic and, where
+# the kernel has chacha-x86_64, chacha20-simd (the key in the chacha
+# context).
+known_secrets_aead() {
+	printf '%s\n' \
+		--dm-key "$SECRET_DM_GCM_NI_KEY" --schedule "$SECRET_DM_GCM_NI_KEY" \
+		--dm-key "$SECRET_DM_RFC4106_NI_KEY$SECRET_DM_RFC4106_NI_SALT" \
+		--schedule "$SECRET_DM_RFC4106_NI_KEY" \
+		--dm-key "$SECRET_DM_AUTHENC_NI_XTS1$SECRET_DM_AUTHENC_NI_XTS2$SECRET_DM_AUTHENC_NI_MAC" \
+		--schedule "$SECRET_DM_AUTHENC_NI_XTS1" --schedule "$SECRET_DM_AUTHENC_NI_XTS2" \
+		--hmac "$SECRET_DM_AUTHENC_NI_MAC" \
+		--dm-key "$SECRET_DM_AUTHENC_CBC_NI_KEY$SECRET_DM_AUTHENC_CBC_NI_MAC" \
+		--schedule "$SECRET_DM_AUTHENC_CBC_NI_KEY" --hmac "$SECRET_DM_AUTHENC_CBC_NI_MAC" \
+		--dm-key "$SECRET_DM_CHACHA_KEY" --schedule "$SECRET_DM_CHACHA_KEY" \
+		--dm-key "$SECRET_DM_CHACHA_NI_KEY" --schedule "$SECRET_DM_CHACHA_NI_KEY"
+}
