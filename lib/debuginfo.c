@@ -632,21 +632,41 @@ static int mem_section_value(const struct image *im, uint64_t kaslr,
 	return 0;
 }
 
-/* What the kernel's note adds after the DWARF's lines: KERNELOFFSET, and
- * on x86_64 with KASLR (CONFIG_RANDOMIZE_BASE) its 1 GiB
- * KERNEL_IMAGE_SIZE, a macro the DWARF does not hold (512 MiB without
- * KASLR, what the x86_64 code assumes when the key is missing). */
-static void image_tail(const struct vs_typeinfo *ti, uint64_t kaslr,
-		       char *tail, size_t size)
+/* LEN bytes at the vmlinux's address ADDR, relocated, through the
+ * kernel image's segment. */
+int vs_di_image_read(const struct vs_di_image *im, uint64_t addr, void *buf,
+		     size_t len, struct vs_error *err)
+{
+	return read_image(im->in, im->load, addr + im->kaslr, buf, len, err);
+}
+
+/* What the kernel's note adds after the DWARF's lines: KERNELOFFSET; on
+ * x86_64 with KASLR (CONFIG_RANDOMIZE_BASE) its 1 GiB KERNEL_IMAGE_SIZE,
+ * a macro the DWARF does not hold (512 MiB without KASLR, what the x86_64
+ * code assumes when the key is missing); on arm64 the keys of its
+ * arch_crash_save_vmcoreinfo() (debuginfo_arm64.c). */
+static int image_tail(const struct vs_di_image *im, char **tail,
+		      size_t *len, struct vs_error *err)
 {
 	unsigned machine = 0, ptr_size = 0;
-	int n = snprintf(tail, size, "KERNELOFFSET=%llx\n",
-			 (unsigned long long)kaslr);
+	int ret = 0;
+	FILE *f = open_memstream(tail, len);
 
-	vs_typeinfo_dwarf_machine(ti, &machine, &ptr_size);
-	if (machine == EM_X86_64 && kaslr && n > 0 && (size_t)n < size)
-		snprintf(tail + n, size - (size_t)n,
-			 "NUMBER(KERNEL_IMAGE_SIZE)=%llu\n", 1ull << 30);
+	if (!f)
+		return vs_err_oom(err, "out of memory for VMCOREINFO text");
+	fprintf(f, "KERNELOFFSET=%llx\n", (unsigned long long)im->kaslr);
+	vs_typeinfo_dwarf_machine(im->ti, &machine, &ptr_size);
+	if (machine == EM_X86_64 && im->kaslr)
+		fprintf(f, "NUMBER(KERNEL_IMAGE_SIZE)=%llu\n", 1ull << 30);
+	else if (machine == EM_AARCH64)
+		ret = vs_debuginfo_arm64(im, f, err);
+	if (fclose(f) != 0 && ret == 0)
+		ret = vs_err_oom(err, "out of memory for VMCOREINFO text");
+	if (ret < 0) {
+		free(*tail);
+		*tail = NULL;
+	}
+	return ret;
 }
 
 static int without_note(struct vs_input *in, const struct vs_typeinfo *ti,
@@ -655,8 +675,11 @@ static int without_note(struct vs_input *in, const struct vs_typeinfo *ti,
 {
 	struct image im = { in, NULL, ti, 0 };
 	struct merge m = { 0 };
+	struct vs_di_image di = { in, NULL, ti, 0, gen };
 	uint64_t name_off = 0, t, start;
-	char rel[RELEASE_LEN], myrel[RELEASE_LEN], tail[128];
+	char rel[RELEASE_LEN], myrel[RELEASE_LEN], *tail = NULL;
+	size_t tail_len = 0;
+	int ret;
 
 	if (image_start(ti, &start, err) < 0)
 		return -1;
@@ -684,18 +707,44 @@ static int without_note(struct vs_input *in, const struct vs_typeinfo *ti,
 		return mismatch(err, vmlinux, "release", myrel, rel);
 	if (mem_section_value(&im, m.kaslr, &m.mem_section, err) < 0)
 		return -1;
-	image_tail(ti, m.kaslr, tail, sizeof(tail));
-	return merged_text(&m, gen, tail, strlen(tail), text, len, err);
+	di.load = im.load;
+	di.kaslr = m.kaslr;
+	if (image_tail(&di, &tail, &tail_len, err) < 0)
+		return vs_err_ctx(err, "-x without VMCOREINFO");
+	ret = merged_text(&m, gen, tail, tail_len, text, len, err);
+	free(tail);
+	return ret;
+}
+
+/* The kernel's page size for a dump without a note: its empty_zero_page
+ * is one page (unsigned long[PAGE_SIZE / sizeof(long)] on arm64, riscv64
+ * and x86_64); without it, the format's (elf_input.c: 4 KiB, 64 KiB on
+ * ppc64) stands. */
+static uint64_t dwarf_page_size(const struct vs_typeinfo *ti, uint64_t dflt)
+{
+	struct vs_error scratch = { 0 };
+	struct vs_ti_type t;
+	uint64_t type;
+
+	if (ti->ops->symbol_type(ti->ctx, "empty_zero_page", &type,
+				 &scratch) < 0 ||
+	    ti->ops->type(ti->ctx, type, &t, &scratch) < 0 ||
+	    t.kind != VS_TI_ARRAY || t.size < 4096 || t.size > 65536 ||
+	    (t.size & (t.size - 1)))
+		return dflt;
+	return t.size;
 }
 
 int vs_debuginfo_apply(struct vs_input *in, const struct vs_typeinfo *ti,
 		       const char *vmlinux, struct vs_error *err)
 {
 	char *gen = NULL, *text = NULL, origin[512];
+	uint64_t page_size = in->vi ? in->page_size :
+			     dwarf_page_size(ti, in->page_size);
 	size_t len;
 	int ret;
 
-	if (make_text(ti, in->page_size, 1, &gen, &len, err) < 0)
+	if (make_text(ti, page_size, 1, &gen, &len, err) < 0)
 		return vs_err_ctx(err, "'%s'", vmlinux);
 	if (in->vi) {
 		struct merge m = { .keep = in->vi };

@@ -19,6 +19,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "error.h"
 #include "input.h"
@@ -30,5 +31,26 @@ int vs_debuginfo_text(const struct vs_typeinfo *ti, uint64_t page_size,
 
 int vs_debuginfo_apply(struct vs_input *in, const struct vs_typeinfo *ti,
 		       const char *vmlinux, struct vs_error *err);
+
+/* -x without VMCOREINFO: the dead kernel's image as debuginfo.c found it
+ * (the segment whose utsname matched the vmlinux's), for the
+ * architecture keys the kernel's note would have given. */
+struct vs_di_image {
+	const struct vs_input *in;
+	const struct vs_segment *load;  /* the kernel image's PT_LOAD */
+	const struct vs_typeinfo *ti;
+	uint64_t kaslr;                 /* added to every vmlinux address */
+	const char *gen;                /* the vmlinux's VMCOREINFO text */
+};
+
+/* LEN bytes at the vmlinux's (unrelocated) address ADDR. */
+int vs_di_image_read(const struct vs_di_image *im, uint64_t addr, void *buf,
+		     size_t len, struct vs_error *err);
+
+/* arm64 (debuginfo_arm64.c): NUMBER(kimage_voffset), PHYS_OFFSET,
+ * VA_BITS, TCR_EL1_T1SZ, SECTION_SIZE_BITS and MAX_PHYSMEM_BITS lines
+ * into F, each from the dump and the DWARF or refused, naming it. */
+int vs_debuginfo_arm64(const struct vs_di_image *im, FILE *f,
+		       struct vs_error *err);
 
 #endif

@@ -1,0 +1,282 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/suites/debuginfo_arm64_riscv64.sh - -g, -x, --dump-dmesg -x,
+# --config with -x and its BTF form on the carried arm64 and riscv64 dumps
+# (issue 13; doc/debuginfo.md and doc/erase.md, their arm64 and riscv64
+# sections).  Sourced by tests/run.
+#
+# Needs each kernel's -dbg vmlinux (tests/harness/lib.sh fetch_dbg_vmlinux
+# after set_arch: arm64 6.1.0-57, 860 MB; riscv64 6.12.117+deb13 from
+# trixie, 1 GB; fetched once into $VMSIFT_CACHE, about a minute each;
+# VMSIFT_NO_DBG=1 skips).  The makedumpfile references are carried in
+# tests/data/debuginfo-arch/ (README.md there): makedumpfile:arm64 1.7.2
+# under qemu-user takes minutes a run, and Debian has none for riscv64.
+# arm64 (kdump-arm64-384M, a real /proc/vmcore):
+#   -g equals makedumpfile:arm64 1.7.2's (cmp_vmcoreinfo.py; truth: the
+#   dump's note and drgn's bound of node_data);
+#   -x on the vmcore stripped of its note: -d 1 and 31 bitmaps equal the
+#   note's, every page read back, the same --dump-dmesg log; kimage_voffset,
+#   PHYS_OFFSET, VA_BITS and SECTION_SIZE_BITS from the dump and the DWARF
+#   (lib/debuginfo_arm64.c); makedumpfile cannot do it;
+#   -x beside the note, -d 31: makedumpfile -x's bitmaps;
+#   -x --config (every construct of makedumpfile.conf(5)): makedumpfile
+#   -x --config's pages and eraseinfo, in kdump, and in ELF the same pages
+#   and eraseinfo as the kdump; the same on the stripped vmcore.
+# arm64 16K (kdump-arm64k16-640M, 6.12 arm64-16k: VA_BITS 52 running 47):
+#   -g, and -x beside the note, equal upstream makedumpfile's; -x without
+#   the note as for 4K (PAGESIZE from the DWARF's empty_zero_page);
+#   arm64.conf in BTF form writes the -x run's file.
+# riscv64 (snapshot-riscv64-256M, QEMU's snapshot: no virtual addresses):
+#   -g equals upstream makedumpfile's (no key exempt); -x beside the note
+#   and --config likewise against upstream's; the rules in BTF form
+#   (SYMBOL:TYPE from the dump's kallsyms and BTF, no -x) write the -x
+#   run's file; --dump-dmesg -x the reference log; -x on the stripped
+#   snapshot is refused, naming what it lacks.
+# VMSIFT_ARCHDBG_MDF=1 runs makedumpfile again (makedumpfile:arm64 under
+# qemu-user, 10 to 30 minutes; for riscv64 MDF_RISCV64 and for arm64 16K
+# MDF_ARM64_16K, upstream builds TARGET=riscv64 and TARGET=aarch64) and
+# checks it still gives the carried references.
+
+. "$top/tests/suites/lib/carried.sh"
+dar_data=$top/tests/data/debuginfo-arch
+dar_dir=$work/debuginfo-arch         # the stripped copies, the truths
+dar_out=$work/out/debuginfo-arch     # each test's dumps (scrubbed)
+mkdir -p "$dar_dir"
+# Each kernel: its -dbg version, its Debian flavour, its folder and name in
+# tests/data.
+declare -A dar_ver=([arm64]=6.1.0-57-arm64 [arm64k16]=6.12.95+deb12-arm64-16k
+	[riscv64]=6.12.117+deb13-riscv64)
+declare -A dar_flavour=([arm64k16]=arm64-16k)
+declare -A dar_sub=([arm64]=arm64 [arm64k16]=arm64 [riscv64]=riscv64)
+declare -A dar_conf=([arm64k16]=arm64)  # its rules, when another's
+declare -A dar_name=([arm64]=kdump-arm64-384M [arm64k16]=kdump-arm64k16-640M
+	[riscv64]=snapshot-riscv64-256M)
+declare -A dar_vmlinux=()
+
+# dar_fetch ARCH: the -dbg vmlinux of ARCH's carried kernel, in
+# dar_vmlinux[ARCH].
+dar_fetch() {
+	local v
+	[ -n "${dar_vmlinux[$1]:-}" ] && return 0
+	v=$(. "$top/tests/harness/lib.sh" && set_arch "${dar_sub[$1]}" &&
+		set_flavour "${dar_flavour[$1]:-}" && fetch_dbg_vmlinux "${dar_ver[$1]}" >&2 && echo "$DBG_VMLINUX") ||
+		{ echo "cannot fetch the $1 -dbg vmlinux"; return 1; }
+	dar_vmlinux[$1]=$v
+}
+
+# dar_in ARCH [nonote]: the carried vmcore (or its copy without the
+# VMCOREINFO note), path on stdout.
+dar_in() {
+	local in out=$dar_dir/$1.nonote
+	in=$(carried_input "${dar_sub[$1]}" "${dar_name[$1]}") || { echo "$in"; return 1; }
+	if [ "${2:-}" = nonote ]; then
+		[ -f "$out" ] && [ "$out" -nt "$in" ] ||
+			$PY "$top/tests/tools/strip_vmcoreinfo.py" "$in" "$out" >&2 || return 1
+		in=$out
+	fi
+	echo "$in"
+}
+
+# dar_truth ARCH: the dump's note and drgn's LENGTH(node_data).
+dar_truth() {
+	local in n
+	in=$(dar_in "$1") || return 1
+	$PY "$top/tests/tools/strip_vmcoreinfo.py" --note "$in" > "$dar_dir/$1.truth" || return 1
+	n=$(echo "vartype node_data" | $PY "$top/tests/tools/typeinfo_oracle.py" "${dar_vmlinux[$1]}" |
+		sed -n 's/.*nelem=\([0-9]*\).*/\1/p')
+	[ -n "$n" ] || { echo "drgn gave no node_data bound"; return 1; }
+	echo "LENGTH(node_data)=$n" >> "$dar_dir/$1.truth"
+}
+
+# t_dar_g ARCH [--upstream]: -g equals the carried makedumpfile -g text.
+t_dar_g() {
+	local out=$dar_dir/$1.g
+	mkdir -p "$dar_out"
+	dar_fetch "$1" && dar_truth "$1" || return 1
+	rm -f "$out"
+	vmsift -g "$out" -x "${dar_vmlinux[$1]}" > /dev/null || return 1
+	$PY "$top/tests/tools/cmp_vmcoreinfo.py" ${2:-} "$dar_data/$1.mdf.g" "$out" \
+		"$dar_dir/$1.truth"
+}
+
+# t_dar_x_stripped ARCH LEVEL: -x without the note gives the note's
+# bitmaps, every page read back.
+t_dar_x_stripped() {
+	local in bare with=$dar_out/$1.with.d$2 without=$dar_out/$1.without.d$2
+	mkdir -p "$dar_out"
+	dar_fetch "$1" && in=$(dar_in "$1") && bare=$(dar_in "$1" nonote) || return 1
+	rm -f "$with" "$without"
+	vmsift -l -d "$2" --message-level 0 "$in" "$with" || return 1
+	vmsift -l -d "$2" --message-level 0 -x "${dar_vmlinux[$1]}" "$bare" "$without" ||
+		return 1
+	$check pages "$in" "$without" && $check bitmaps "$without" "$with" "$in"
+}
+
+# t_dar_dmesg_stripped ARCH: --dump-dmesg -x without the note writes the
+# log the note gives.
+t_dar_dmesg_stripped() {
+	local in bare with=$dar_out/$1.log.with without=$dar_out/$1.log.without
+	mkdir -p "$dar_out"
+	dar_fetch "$1" && in=$(dar_in "$1") && bare=$(dar_in "$1" nonote) || return 1
+	rm -f "$with" "$without"
+	vmsift --dump-dmesg --message-level 0 "$in" "$with" || return 1
+	vmsift --dump-dmesg --message-level 0 -x "${dar_vmlinux[$1]}" "$bare" "$without" ||
+		return 1
+	[ -s "$with" ] || { echo "empty log"; return 1; }
+	cmp "$with" "$without"
+}
+
+# t_dar_x_note ARCH: -x beside the note, -d 31: makedumpfile -x's bitmaps
+# (the carried digest of its dump, named x.d31).
+t_dar_x_note() {
+	local in d=$dar_out/$1-x
+	mkdir -p "$dar_out"
+	dar_fetch "$1" && in=$(dar_in "$1") || return 1
+	mkdir -p "$d"
+	rm -f "$d/x.d31"
+	vmsift -l -d 31 --message-level 0 -x "${dar_vmlinux[$1]}" "$in" "$d/x.d31" || return 1
+	$PY "$top/tests/gen/arm64/digest.py" --check "$dar_data/$1.expected" "$d/x.d31"
+}
+
+# t_dar_config ARCH [nonote]: -x --config ARCH.conf writes the pages and
+# eraseinfo of makedumpfile's dump (its carried digest); -E the same pages
+# and eraseinfo as the kdump file.
+t_dar_config() {
+	local in src d=$dar_out/$1-conf${2:+-$2}
+	mkdir -p "$dar_out"
+	dar_fetch "$1" && src=$(dar_in "$1") && in=$(dar_in "$1" ${2:-}) || return 1
+	mkdir -p "$d"
+	rm -f "$d/c.kd" "$d/c.elf"
+	vmsift -x "${dar_vmlinux[$1]}" --config "$dar_data/$1.conf" -l -d 31 \
+		--message-level 0 "$in" "$d/c.kd" || return 1
+	$PY "$top/tests/tools/confdiff.py" check "$src" "$d/c.kd" "$dar_data/$1.mdf.dg" ||
+		return 1
+	vmsift -x "${dar_vmlinux[$1]}" --config "$dar_data/$1.conf" -E -d 31 \
+		--message-level 0 "$in" "$d/c.elf" || return 1
+	$PY "$top/tests/tools/erase_cmp.py" elfkd "$src" "$d/c.elf" "$d/c.kd"
+}
+
+# t_dar_btf ARCH: the same rules in BTF form (ARCH.btf.conf, no -x) write
+# the -x run's file byte for byte.
+t_dar_btf() {
+	local in d=$dar_out/$1-btf c=${dar_conf[$1]:-$1}
+	mkdir -p "$dar_out"
+	dar_fetch "$1" && in=$(dar_in "$1") || return 1
+	mkdir -p "$d"
+	rm -f "$d/x.kd" "$d/b.kd"
+	vmsift -x "${dar_vmlinux[$1]}" --config "$dar_data/$c.conf" -l -d 31 \
+		--message-level 0 "$in" "$d/x.kd" || return 1
+	vmsift --config "$dar_data/$c.btf.conf" -l -d 31 --message-level 0 "$in" "$d/b.kd" ||
+		return 1
+	cmp "$d/x.kd" "$d/b.kd"
+}
+
+# t_dar_dmesg_x ARCH SED: --dump-dmesg -x beside the note equals the
+# carried reference log (passed through sed SED).
+t_dar_dmesg_x() {
+	local in ref=$dar_out/$1.ref.dmesg out=$dar_out/$1.x.dmesg
+	mkdir -p "$dar_out"
+	dar_fetch "$1" && in=$(dar_in "$1") || return 1
+	zstd -q -d -f -o "$ref" "$top/tests/data/${dar_sub[$1]}/${dar_name[$1]}.dmesg.zst" || return 1
+	rm -f "$out"
+	vmsift --dump-dmesg --message-level 0 -x "${dar_vmlinux[$1]}" "$in" "$out" || return 1
+	sed -E "$2" "$ref" | cmp - "$out"
+}
+
+# t_dar_refused ARCH: -x on the snapshot stripped of its note: exit 1,
+# naming what it needs, no file.
+t_dar_refused() {
+	local bare out=$dar_out/$1.refused msg
+	mkdir -p "$dar_out"
+	dar_fetch "$1" && bare=$(dar_in "$1" nonote) || return 1
+	rm -f "$out"
+	msg=$(vmsift -l -d 31 --message-level 4 -x "${dar_vmlinux[$1]}" "$bare" "$out" 2>&1)
+	[ $? = 1 ] || { echo "$msg"; echo "exit status not 1"; return 1; }
+	[[ $msg == *"no VMCOREINFO and no segment of the kernel image"* ]] ||
+		{ echo "$msg"; return 1; }
+	[ ! -e "$out" ] || { echo "a dump was left behind"; return 1; }
+}
+
+# t_dar_btf_refused ARCH: a kernel whose BTF kallsyms cannot reach
+# (Debian's arm64 6.1: no data symbols): the BTF form is refused, exit 1,
+# naming why, no file.
+t_dar_btf_refused() {
+	local in out=$dar_out/$1.btf-refused msg
+	mkdir -p "$dar_out"
+	in=$(dar_in "$1") || return 1
+	rm -f "$out"
+	msg=$(vmsift --config "$dar_data/$1.btf.conf" -l -d 31 --message-level 4 "$in" "$out" 2>&1)
+	[ $? = 1 ] || { echo "$msg"; echo "exit status not 1"; return 1; }
+	[[ $msg == *"without -x VMLINUX"*"symbol '__start_BTF' is not in the kernel's kallsyms"* ]] ||
+		{ echo "$msg"; return 1; }
+	[ ! -e "$out" ] || { echo "a dump was left behind"; return 1; }
+}
+
+# t_dar_mdf_live ARCH MAKEDUMPFILE...: makedumpfile run again gives the
+# carried references (-g text, -x -d 31 digest, -x --config digest).
+t_dar_mdf_live() {
+	local arch=$1 in d=$dar_out/$1-live; shift
+	mkdir -p "$dar_out"
+	dar_fetch "$arch" && in=$(dar_in "$arch") || return 1
+	mkdir -p "$d"
+	rm -f "$d"/*
+	"$@" -g "$d/g" -x "${dar_vmlinux[$arch]}" > "$d/log" 2>&1 || { tail -n 3 "$d/log"; return 1; }
+	cmp "$d/g" "$dar_data/$arch.mdf.g" || return 1
+	"$@" -l -d 31 -x "${dar_vmlinux[$arch]}" "$in" "$d/x.d31" > "$d/log" 2>&1 ||
+		{ tail -n 3 "$d/log"; return 1; }
+	$PY "$top/tests/gen/arm64/digest.py" --check "$dar_data/$arch.expected" "$d/x.d31" || return 1
+	[ -f "$dar_data/$arch.mdf.dg" ] || return 0
+	"$@" -l -d 31 -x "${dar_vmlinux[$arch]}" --config "$dar_data/$arch.conf" "$in" "$d/c.kd" \
+		> "$d/log" 2>&1 || { tail -n 3 "$d/log"; return 1; }
+	$PY "$top/tests/tools/confdiff.py" check "$in" "$d/c.kd" "$dar_data/$arch.mdf.dg"
+}
+
+if [ "${VMSIFT_NO_DBG:-0}" = 1 ]; then
+	log "# skipped: arm64 and riscv64 debug info (VMSIFT_NO_DBG=1)"
+else
+	for dar_level in 1 31; do
+		run_test "debuginfo arm64: -x on the vmcore stripped of VMCOREINFO, -d $dar_level: bitmaps equal the note's, pages read back" \
+			t_dar_x_stripped arm64 $dar_level
+	done
+	run_test "debuginfo arm64: --dump-dmesg -x on the vmcore stripped of VMCOREINFO equals the log with the note" \
+		t_dar_dmesg_stripped arm64
+	run_test "debuginfo arm64: the rules in BTF form are refused on 6.1 (kallsyms without data symbols), naming why" \
+		t_dar_btf_refused arm64
+	run_test "debuginfo arm64 16K: -g of the 6.12 arm64-16k -dbg vmlinux equals upstream makedumpfile's, no key exempt" \
+		t_dar_g arm64k16 --upstream
+	for dar_level in 1 31; do
+		run_test "debuginfo arm64 16K: -x on the vmcore stripped of VMCOREINFO, -d $dar_level: bitmaps equal the note's, pages read back" \
+			t_dar_x_stripped arm64k16 $dar_level
+	done
+	run_test "debuginfo arm64 16K: --dump-dmesg -x on the vmcore stripped of VMCOREINFO equals the log with the note" \
+		t_dar_dmesg_stripped arm64k16
+	run_test "debuginfo arm64 16K: -x beside the note, -d 31: bitmaps equal upstream makedumpfile -x's" \
+		t_dar_x_note arm64k16
+	run_test "debuginfo arm64 16K: the arm64 rules in BTF form (kallsyms + BTF, no -x) write the -x run's file" \
+		t_dar_btf arm64k16
+	run_test "debuginfo riscv64: -g of the 6.12 -dbg vmlinux equals upstream makedumpfile's, no key exempt" \
+		t_dar_g riscv64 --upstream
+	run_test "debuginfo riscv64: -x beside the note, -d 31: bitmaps equal upstream makedumpfile -x's" \
+		t_dar_x_note riscv64
+	run_test "debuginfo riscv64: -x --config (every construct): upstream makedumpfile's pages and eraseinfo; -E the same" \
+		t_dar_config riscv64
+	run_test "debuginfo riscv64: the rules in BTF form (kallsyms + BTF, no -x) write the -x run's file" \
+		t_dar_btf riscv64
+	run_test "debuginfo riscv64: --dump-dmesg -x equals upstream's log less its caller id" \
+		t_dar_dmesg_x riscv64 's/^(\[ *[0-9]+\.[0-9]+\]) \[ *[TC][0-9]+\] /\1 /'
+	run_test "debuginfo riscv64: -x on the snapshot stripped of VMCOREINFO: refused, no kernel-image segment" \
+		t_dar_refused riscv64
+	if [ "${VMSIFT_ARCHDBG_MDF:-0}" = 1 ]; then
+		run_test "debuginfo arm64: makedumpfile:arm64 1.7.2 run again gives the carried -g, -x and --config references" \
+			t_dar_mdf_live arm64 "$top/tests/harness/mdf-debian" arm64
+		if [ -x "${MDF_ARM64_16K:-}" ]; then
+			run_test "debuginfo arm64 16K: upstream makedumpfile (MDF_ARM64_16K) run again gives the carried -g and -x references" \
+				t_dar_mdf_live arm64k16 "$MDF_ARM64_16K"
+		fi
+		if [ -x "${MDF_RISCV64:-}" ]; then
+			run_test "debuginfo riscv64: upstream makedumpfile (MDF_RISCV64) run again gives the carried references" \
+				t_dar_mdf_live riscv64 "$MDF_RISCV64"
+		else
+			run_test "debuginfo riscv64: VMSIFT_ARCHDBG_MDF=1 needs MDF_RISCV64 (upstream makedumpfile built TARGET=riscv64)" false
+		fi
+	fi
+fi
