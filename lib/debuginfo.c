@@ -606,6 +606,45 @@ static int find_kaslr(const struct image *im, uint64_t *kaslr, char *rel,
 	return -1;
 }
 
+/* The segment whose virtual range holds the utsname UTS at its link
+ * address (at or above the image's start TEXT): the kernel inside the
+ * direct map (ppc64's kernel at physical 0 under 0xc000000000000000) or
+ * in an identity map (s390x before 6.10, where the segments of a dump
+ * without virtual addresses say vaddr = paddr, and that is the truth). */
+static const struct vs_segment *linked_load(const struct vs_input *in,
+					    uint64_t text, uint64_t uts)
+{
+	if (uts < text)
+		return NULL;
+	for (size_t i = 0; i < in->nr_loads; i++) {
+		const struct vs_segment *s = &in->loads[i];
+
+		if (uts >= s->vaddr &&
+		    uts + 3 * RELEASE_LEN - s->vaddr <= s->memsz)
+			return s;
+	}
+	return NULL;
+}
+
+/* The image: its own segment with KASLR found from it, else the kernel
+ * at its link address in a segment that maps it (KASLR 0); either read
+ * back as the vmlinux's utsname at init_uts_ns. */
+static int find_image(struct image *im, uint64_t start, uint64_t *kaslr,
+		      char *rel, struct vs_error *err)
+{
+	const struct vs_segment *own = image_load(im->in, start);
+
+	im->load = own;
+	if (own && find_kaslr(im, kaslr, rel, err) == 0)
+		return 0;
+	im->load = linked_load(im->in, start, im->uts);
+	*kaslr = 0;
+	if (im->load && dump_release(im, 0, rel, err) == 0)
+		return 0;
+	im->load = own ? own : im->load;
+	return -1;
+}
+
 /* mem_section's value when it is a pointer (SPARSEMEM_EXTREME), as the
  * kernel's own VMCOREINFO gives it; 0 when it is an array. */
 static int mem_section_value(const struct image *im, uint64_t kaslr,
@@ -683,19 +722,19 @@ static int without_note(struct vs_input *in, const struct vs_typeinfo *ti,
 
 	if (image_start(ti, &start, err) < 0)
 		return -1;
-	im.load = image_load(in, start);
-	if (!im.load)
-		return vs_err(err, "the dump has no VMCOREINFO and no segment "
-			      "of the kernel image at its virtual address: -x "
-			      "without VMCOREINFO needs an ELF vmcore as kdump "
-			      "writes it (/proc/vmcore)");
 	if (ti->ops->symbol(ti->ctx, "init_uts_ns", &im.uts, err) < 0)
 		return -1;
 	if (ti->ops->type_by_name(ti->ctx, "struct uts_namespace", &t, err) == 0)
 		ti->ops->member(ti->ctx, t, "name", &name_off, &t, err);
 	im.uts += name_off;
 	text_value(gen, "OSRELEASE", myrel, sizeof(myrel));
-	if (find_kaslr(&im, &m.kaslr, rel, err) < 0)
+	if (in->no_elf_loads || (!image_load(in, start) &&
+				 !linked_load(in, start, im.uts)))
+		return vs_err(err, "the dump has no VMCOREINFO and no segment "
+			      "of the kernel image at its virtual address: -x "
+			      "without VMCOREINFO needs an ELF vmcore as kdump "
+			      "writes it (/proc/vmcore)");
+	if (find_image(&im, start, &m.kaslr, rel, err) < 0)
 		return vs_err_st(err, VMSIFT_E_MISMATCH, "'%s' does not match "
 				 "the dump: its release is %s, build id %s, and "
 				 "the dump's kernel image (at 0x%llx) holds no "
@@ -735,6 +774,24 @@ static uint64_t dwarf_page_size(const struct vs_typeinfo *ti, uint64_t dflt)
 	return t.size;
 }
 
+/* A vmlinux of another machine than the ELF vmcore's (e_machine of both
+ * headers) does not match it.  A kdump file's machine may be a guess
+ * from its byte order (no utsname): not compared. */
+static int check_machine(const struct vs_input *in,
+			 const struct vs_typeinfo *ti, const char *vmlinux,
+			 struct vs_error *err)
+{
+	unsigned machine = 0, ptr_size = 0;
+
+	vs_typeinfo_dwarf_machine(ti, &machine, &ptr_size);
+	if (in->no_elf_loads || !machine || !in->elf_machine ||
+	    machine == in->elf_machine)
+		return 0;
+	return vs_err_st(err, VMSIFT_E_MISMATCH, "'%s' does not match the "
+			 "dump: its ELF machine is %u, the dump's %u", vmlinux,
+			 machine, (unsigned)in->elf_machine);
+}
+
 int vs_debuginfo_apply(struct vs_input *in, const struct vs_typeinfo *ti,
 		       const char *vmlinux, struct vs_error *err)
 {
@@ -744,6 +801,8 @@ int vs_debuginfo_apply(struct vs_input *in, const struct vs_typeinfo *ti,
 	size_t len;
 	int ret;
 
+	if (check_machine(in, ti, vmlinux, err) < 0)
+		return -1;
 	if (make_text(ti, page_size, 1, &gen, &len, err) < 0)
 		return vs_err_ctx(err, "'%s'", vmlinux);
 	if (in->vi) {

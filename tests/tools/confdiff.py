@@ -3,7 +3,8 @@
 """confdiff.py - what an erase config did to a dump, as a small text.
 
   digest INPUT DUMP      print DUMP's digest against INPUT (the vmcore it
-                         was made from): the pfns DUMP stores (as ranges),
+                         was made from): the pfns DUMP stores (as ranges;
+                         DUMP kdump-compressed or ELF),
                          each stored page that differs from INPUT (the
                          runs of changed bytes and their new value: 'X',
                          '00' or hex), and DUMP's eraseinfo text
@@ -12,7 +13,9 @@
   check INPUT DUMP REF   DUMP's digest equals the digest file REF
 
 Pages are read after decompression by libkdumpfile (python3-libkdumpfile),
-an independent reader; a page the input covers only in part is left out
+an independent reader, or from an ELF dump's PT_LOADs, in pages of the
+input's VMCOREINFO PAGESIZE (64K on ppc64le); a page the input covers
+only in part is left out
 (vmsift keeps it, makedumpfile not: vmcheck.py's bitmaps check).  Two
 dumps of one input have equal digests exactly when they store the same
 pfns with the same bytes and the same eraseinfo, so a digest of
@@ -24,21 +27,19 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vmcheck  # noqa: E402  pylint: disable=wrong-import-position
-from erase_cmp import kdump_text  # noqa: E402  pylint: disable=wrong-import-position
-
-PAGE = 4096
-
+from erase_cmp import elf_text, kdump_text  # noqa: E402  pylint: disable=wrong-import-position
 
 def runs(new, old):
     """'OFF:LEN:VAL' for each run of bytes NEW changed from OLD."""
     out = []
     i = 0
-    while i < PAGE:
+    page = len(new)
+    while i < page:
         if new[i] == old[i]:
             i += 1
             continue
         j = i
-        while j < PAGE and new[j] != old[j] and new[j] == new[i]:
+        while j < page and new[j] != old[j] and new[j] == new[i]:
             j += 1
         if new[i] == 0x58:
             val = 'X'
@@ -46,7 +47,7 @@ def runs(new, old):
             val = '00'
         else:
             j = i
-            while j < PAGE and new[j] != old[j] and new[j] not in (0, 0x58):
+            while j < page and new[j] != old[j] and new[j] not in (0, 0x58):
                 j += 1
             val = new[i:j].hex()
         out.append('%x:%x:%s' % (i, j - i, val))
@@ -54,24 +55,47 @@ def runs(new, old):
     return out
 
 
-def digest(inp_path, dump_path):
-    inp = vmcheck.Elf(inp_path)
+def kdump_pages(dump_path):
+    """(pfns stored, read(pfn) -> bytes, eraseinfo) of a kdump file."""
     kd = vmcheck.Kdump(dump_path)
     k, kmod = vmcheck.open_kdumpfile(dump_path)
+    page = vmcheck.PAGE
+    pfns = [pfn for pfn in range(kd.max_mapnr_64)
+            if vmcheck.Kdump.bit(kd.bitmap2, pfn)]
+    return pfns, lambda pfn: k.read(kmod.KDUMP_MACHPHYSADDR, pfn * page,
+                                    page), kdump_text(dump_path)
+
+
+def elf_pages(dump_path):
+    """The same of an ELF dump: the pages its PT_LOADs hold whole."""
+    e = vmcheck.Elf(dump_path)
+    page = vmcheck.PAGE
+    pfns = sorted({pfn for paddr, _, filesz, _, _ in e.loads
+                   for pfn in range(paddr // page,
+                                    (paddr + filesz) // page)
+                   if e.cover(pfn)[1] == page})
+    return pfns, lambda pfn: e.read(pfn * page, page), elf_text(dump_path)
+
+
+def digest(inp_path, dump_path):
+    vmcheck.use_page_size_of(inp_path)
+    page = vmcheck.PAGE
+    inp = vmcheck.Elf(inp_path)
+    with open(dump_path, 'rb') as f:
+        is_elf = f.read(4) == b'\x7fELF'
+    pfns, read, text = (elf_pages if is_elf else kdump_pages)(dump_path)
     lines = []
     present = []
-    for pfn in range(kd.max_mapnr_64):
-        if not vmcheck.Kdump.bit(kd.bitmap2, pfn):
-            continue
-        if inp.cover(pfn)[0] < PAGE:
+    for pfn in pfns:
+        if inp.cover(pfn)[0] < page:
             continue
         present.append(pfn)
         try:
-            new = k.read(kmod.KDUMP_MACHPHYSADDR, pfn * PAGE, PAGE)
+            new = read(pfn)
         except Exception:  # pylint: disable=broad-except
             lines.append('unreadable %x' % pfn)
             continue
-        old = inp.read(pfn * PAGE, PAGE)
+        old = inp.read(pfn * page, page)
         if new != old:
             lines.append('page %x %s' % (pfn, ' '.join(runs(new, old))))
     out = []
@@ -86,7 +110,6 @@ def digest(inp_path, dump_path):
             start = prev = pfn
     if start is not None:
         out.append('pfns %x-%x' % (start, prev))
-    text = kdump_text(dump_path)
     info = ['eraseinfo ' + l for l in text.decode(errors='replace').split('\n')]
     return '\n'.join(out + lines + info) + '\n'
 
@@ -103,7 +126,7 @@ def compare(a, b, name_a='A', name_b='B'):
         for l in ls[:20]:
             if l.startswith('page '):
                 pfn = int(l.split()[1], 16)
-                l += '   (paddr %#x)' % (pfn * PAGE)
+                l += '   (paddr %#x)' % (pfn * vmcheck.PAGE)
             print(l[:300])
     return False
 
