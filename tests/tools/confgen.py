@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """confgen.py - random but valid makedumpfile.conf files for a real dump.
 
-    confgen.py VMLINUX VMCORE SEED [RULES] > seed.conf
-    confgen.py --btf VMLINUX VMCORE SEED.conf BTF.conf SUB.conf
+    confgen.py [--modules KO:KO...] VMLINUX VMCORE SEED [RULES] > seed.conf
+    confgen.py --btf [--modules KO:KO...] VMLINUX VMCORE SEED.conf BTF.conf SUB.conf
     confgen.py --drop SEED.conf LINE... > KEPT.conf
 
 Reads the kernel's symbols and types (the -dbg VMLINUX's DWARF) and the
@@ -16,6 +16,16 @@ member, "within" a list_head) with bodies of one to three erases.  The
 draws lean on the edge cases: members beside (and on) bit-fields, char
 arrays, char * strings, pointers that are NULL in the dump, sizes that
 cross a page, a rule erasing bytes another rule erases, empty lists.
+
+--modules KO:KO... (the debug files of modules, NAME.ko with DWARF, as
+the -dbg package has them): drgn loads them beside the vmlinux, and the
+config has [MODULE] sections for those the dump has loaded, each with
+rules on that module's own globals (erases, members, size SYMBOL of the
+module's symbols, nullify, loops over its arrays, 'via' chains and
+list heads), with vmlinux rules before, between ([vmlinux]) and after
+them.  A module symbol is drawn only when its name is unique among the
+kernel's and the modules' symbols and it lies in its module's core
+layout (what the dump's module symbol table keeps).
 
 --btf writes the rules of SEED.conf that BTF can name (a global of a
 named type) in SYMBOL:TYPE form to BTF.conf and as they are to SUB.conf,
@@ -41,6 +51,7 @@ MAX_OBJ = 16384          # a whole-object erase at most this large
 # body again for every element, each lookup a walk of the whole DWARF
 MAX_LOOP = 12
 KERNEL_MIN = 0xffffffff80000000
+MODULES_MIN = 0xffffffffc0000000   # x86_64's module space
 
 # list_head lists of the 6.1 kernel and their entries (head, STRUCT:MEMBER);
 # each one is checked against the dump before use.
@@ -56,6 +67,13 @@ KNOWN_LISTS = [
     ('init_net.dev_base_head', 'net_device', 'dev_list'),
     ('pernet_list', 'pernet_operations', 'list'),
     ('cgroup_roots', 'cgroup_root', 'root_list'),
+]
+
+# the same for the modules' own lists (module, head, STRUCT, MEMBER): the
+# non-empty list_head globals of the modules of DBG_MODULE_FILES loaded in
+# the secrets guest (the others are empty: any struct of the module's)
+KNOWN_MODULE_LISTS = [
+    ('dm_mod', '_targets', 'target_type', 'list'),
 ]
 
 
@@ -116,6 +134,16 @@ def anon_typedef(t):
     return t.kind in (drgn.TypeKind.STRUCT, drgn.TypeKind.UNION) and not t.tag
 
 
+def anon_struct(t):
+    """A struct or union without a name, or a pointer to one (dm-crypt's
+    gcm_zeroes): makedumpfile 1.7.2 finds no type name there either and
+    erases nothing through it (doc/erase.md)."""
+    t = t.unqualified()
+    if t.kind == drgn.TypeKind.POINTER:
+        t = t.type.unqualified()
+    return t.kind in (drgn.TypeKind.STRUCT, drgn.TypeKind.UNION) and not t.tag
+
+
 def multi_dim(t):
     """An array of arrays: makedumpfile 1.7.2 erases its first dimension's
     length times the base type's size (doc/erase.md)."""
@@ -137,34 +165,85 @@ def size_of(t):
         return None
 
 
+def module_name(ko):
+    """The name the kernel gives the module of debug file KO."""
+    base = ko.rsplit('/', 1)[-1]
+    return base.split('.ko', 1)[0].replace('-', '_')
+
+
+def loaded_modules(p):
+    """{name: (base, size)} of the core layout of each module in the
+    dump's list at 'modules'."""
+    out = {}
+    head = p['modules'].address_of_()
+    cur = head.next
+    n = 0
+    while cur.value_() != head.value_() and n < 65536:
+        m = drgn.container_of(cur, 'struct module', 'list')
+        out[m.name.string_().decode()] = (m.core_layout.base.value_(),
+                                          m.core_layout.size.value_())
+        cur = cur.next
+        n += 1
+    return out
+
+
+def load(vmlinux, vmcore, kos):
+    p = drgn.Program()
+    p.set_core_dump(vmcore)
+    p.load_debug_info([vmlinux] + list(kos))
+    return p
+
+
 class Gen:
-    def __init__(self, vmlinux, vmcore, seed):
+    def __init__(self, vmlinux, vmcore, seed, kos=()):
         self.r = random.Random(seed)
-        p = self.p = drgn.Program()
-        p.set_core_dump(vmcore)
-        p.load_debug_info([vmlinux])
+        p = self.p = load(vmlinux, vmcore, kos)
+        loaded = loaded_modules(p) if kos else {}
+        # the modules of KOS the dump has, in a fixed order
+        self.modules = sorted(n for n in map(module_name, kos) if n in loaded)
+        ranges = [(loaded[n][0], loaded[n][0] + loaded[n][1], n)
+                  for n in self.modules]
         syms = p.symbols()
         count = collections.Counter(s.name for s in syms)
-        self.globals = []
+        self.scopes = {n: [] for n in [None] + self.modules}
         for s in sorted(syms, key=lambda s: s.name):
             if (s.kind != drgn.SymbolKind.OBJECT or not s.size or
                     count[s.name] != 1 or s.address < KERNEL_MIN or
-                    not s.name.isidentifier() or s.name in KEYWORDS):
+                    not s.name.isidentifier() or s.name in KEYWORDS or
+                    s.name.startswith(MODULE_NOISE)):
                 continue
+            owner = next((n for lo, hi, n in ranges if lo <= s.address < hi),
+                         None)
+            if owner is None and any(lo <= s.address < hi for lo, hi, _ in
+                                     [(b, b + z, 0) for b, z in loaded.values()]):
+                continue   # a module's not drawn (no debug file given)
             try:
                 v = p.variable(s.name)
             except (LookupError, ValueError):
                 continue
             if v.address_ != s.address or not self.readable(v):
                 continue
-            self.globals.append(s.name)
-        self.by_kind = collections.defaultdict(list)
-        for name in self.globals:
-            ty = self.p.variable(name).type_
-            # rwlock_t binfmt_lock, mce_banks_t (an array): no oracle
-            if anon_typedef(ty) or array_typedef(ty):
-                continue
-            self.by_kind[strip(ty).kind].append(name)
+            self.scopes[owner].append(s.name)
+        self.kinds = {}
+        for scope, names in self.scopes.items():
+            self.kinds[scope] = collections.defaultdict(list)
+            for name in names:
+                ty = self.p.variable(name).type_
+                # rwlock_t binfmt_lock, mce_banks_t (an array): no oracle
+                if anon_typedef(ty) or array_typedef(ty) or anon_struct(ty):
+                    continue
+                self.kinds[scope][strip(ty).kind].append(name)
+        self.modules = [n for n in self.modules if self.kinds[n]]
+        self.caches = {}
+        self.enter(None)
+
+    def enter(self, scope):
+        """Draw the globals of SCOPE (a module's name; None: vmlinux's)
+        from now on, as a [MODULE] section names them."""
+        self.scope = scope
+        self.globals = self.scopes[scope]
+        self.by_kind = self.kinds[scope]
+        self.cache = self.caches.setdefault(scope, {})
 
     # --- the dump's values ---------------------------------------------
 
@@ -180,8 +259,15 @@ class Gen:
         None when a NULL or unreadable pointer is on the way."""
         parts = expr.split('.')
         try:
-            o = self.p.variable(parts[0])
-            for m in parts[1:]:
+            return self.follow(self.p.variable(parts[0]), parts[1:])
+        except (LookupError, ValueError):
+            return None
+
+    @staticmethod
+    def follow(o, parts):
+        """O.PARTS (pointers followed), or None as value()."""
+        try:
+            for m in parts:
                 t = strip(o.type_)
                 if t.kind == drgn.TypeKind.POINTER:
                     if not o.value_():
@@ -219,7 +305,9 @@ class Gen:
                     return expr, None
                 t = tt
             if t.kind not in (drgn.TypeKind.STRUCT, drgn.TypeKind.UNION) or \
-                    not t.is_complete() or anon_typedef(o.type_):
+                    not t.is_complete() or anon_typedef(o.type_) or \
+                    (o.type_.kind != drgn.TypeKind.POINTER and anon_struct(o.type_) and
+                     expr == start):
                 break
             ms = members(t)
             if not ms:
@@ -241,7 +329,9 @@ class Gen:
         Not a bit-field itself, nor a name makedumpfile finds elsewhere
         (doc/erase.md, "makedumpfile 1.7.2's mistakes"): makedumpfile
         is no oracle for those; the suite tests them by hand."""
-        ok = [not m[3] and not mdf_elsewhere(t, m[0]) for m in ms]
+        ok = [not m[3] and not mdf_elsewhere(t, m[0]) and
+              not (strip(m[1]).kind == drgn.TypeKind.POINTER and anon_struct(strip(m[1])))
+              for m in ms]
         r = self.r.random()
         bf = [i for i, m in enumerate(ms) if m[3]]
         if bf and r < 0.3:
@@ -264,7 +354,7 @@ class Gen:
             strip(t.type).primitive in (drgn.PrimitiveType.C_CHAR,)
 
     def some_global(self, kinds):
-        if self.r.random() < 0.3:
+        if self.scope is None and self.r.random() < 0.3:
             fav = [n for n in FAVOURITES if n in self.globals and
                    strip(self.p.variable(n).type_).kind in kinds]
             if fav:
@@ -289,6 +379,8 @@ class Gen:
                                     (drgn.TypeKind.POINTER,) * 3 +
                                     (drgn.TypeKind.ARRAY, drgn.TypeKind.INT,
                                      drgn.TypeKind.UNION))
+            if name is None:
+                break
             o = self.p.variable(name)
             depth = self.r.choice((0, 1, 1, 2, 2, 3, 4))
             expr, o = self.walk(name, o, depth)
@@ -302,7 +394,8 @@ class Gen:
                 if o.value_() and size_of(tt) and size_of(tt) > MAX_OBJ:
                     continue
             return expr, o
-        return 'init_task.comm', None
+        # (a module section names its module's symbols only)
+        return ('init_task.comm', None) if self.scope is None else (None, None)
 
     def size_clause(self, o):
         r = self.r.random()
@@ -329,6 +422,8 @@ class Gen:
         for _ in range(200):
             name = self.some_global((drgn.TypeKind.STRUCT, drgn.TypeKind.INT,
                                      drgn.TypeKind.POINTER))
+            if name is None:
+                return None
             expr, o = self.walk(name, self.p.variable(name),
                                 self.r.choice((0, 1, 2)))
             if o is None:
@@ -349,7 +444,7 @@ class Gen:
 
     def erase(self):
         expr, o = self.target()
-        return ['erase %s%s' % (expr, self.size_clause(o))]
+        return ['erase %s%s' % (expr, self.size_clause(o))] if expr else []
 
     def body(self, var, elem):
         out = []
@@ -368,6 +463,8 @@ class Gen:
         """for ID in ARRAY: an array of structs or of pointers."""
         for _ in range(100):
             name = self.some_global((drgn.TypeKind.ARRAY, drgn.TypeKind.STRUCT))
+            if name is None:
+                return []
             expr, o = self.walk(name, self.p.variable(name),
                                 self.r.choice((0, 0, 1, 2)))
             if o is None:
@@ -379,6 +476,9 @@ class Gen:
             et = strip(t.type)
             if et.kind == drgn.TypeKind.POINTER:
                 et = strip(et.type)
+                if et.kind not in (drgn.TypeKind.STRUCT, drgn.TypeKind.UNION,
+                                   drgn.TypeKind.INT):
+                    continue
                 elems = [o[i] for i in range(t.length)]
                 elem = next((e[0] for e in elems if e.value_()), None)
             else:
@@ -389,12 +489,15 @@ class Gen:
             if size_of(et) * t.length > 4 * MAX_OBJ:
                 continue
             var = self.r.choice('aeiou') + self.r.choice(('', 'x', '1'))
+            self.elems = [o[i] for i in range(t.length)]
+            if strip(t.type).kind == drgn.TypeKind.POINTER:
+                self.elems = [e[0] for e in self.elems if e.value_()]
             return ['for %s in %s' % (var, expr)] + self.body(var, elem) + ['endfor']
         return []
 
     def via_candidates(self):
-        if hasattr(self, '_via'):
-            return self._via
+        if 'via' in self.cache:
+            return self.cache['via']
         out = []
         for name in self.by_kind.get(drgn.TypeKind.POINTER, []) + \
                 self.by_kind.get(drgn.TypeKind.STRUCT, []):
@@ -407,7 +510,7 @@ class Gen:
                         self.via_from(name + '.' + m, o.member_(m), out)
                     except (LookupError, ValueError):
                         pass
-        self._via = out
+        self.cache['via'] = out
         return out
 
     @staticmethod
@@ -451,17 +554,100 @@ class Gen:
                 o.value_() else (None if strip(o.type_).kind ==
                                  drgn.TypeKind.POINTER else o)
             var = self.r.choice(('n', 'c', 'x', 'p'))
+            self.elems = self.chain(o, nxt)
             head = 'for %s in %s' % (var, expr)
             if nxt != 'next' or self.r.random() < 0.6:
                 head += ' via ' + nxt
             return [head] + self.body(var, elem) + ['endfor']
         return []
 
-    def list_candidates(self):
-        if hasattr(self, '_lists'):
-            return self._lists
+    @staticmethod
+    def chain(o, nxt):
+        """The structs of a 'via NXT' loop from O (a struct or a pointer)."""
         out = []
-        for head, st, m in KNOWN_LISTS:
+        cur = o if strip(o.type_).kind == drgn.TypeKind.POINTER else o.address_of_()
+        first = cur.value_()
+        while cur.value_() and len(out) < 300:
+            out.append(cur[0])
+            cur = cur[0].member_(nxt)
+            if cur.value_() == first:
+                break
+        return out
+
+    # --- ranges makedumpfile erases right --------------------------------
+
+    def linear(self, addr):
+        """ADDR lies where the kernel maps memory in one physically
+        contiguous piece: the kernel image, the direct map."""
+        if 'direct' not in self.__dict__:
+            try:
+                base = self.p['page_offset_base'].value_()
+                top = base + (self.p['max_pfn'].value_() << 12)
+            except (LookupError, drgn.FaultError):
+                base = top = 0
+            self.direct = (base, top)
+        base, top = self.direct
+        return KERNEL_MIN <= addr < MODULES_MIN or base <= addr < top
+
+    def erase_range(self, o, clause):
+        """(start, length) of the bytes 'erase O CLAUSE' erases, None
+        when nothing (a NULL pointer on the way) or unknown."""
+        if o is None:
+            return None
+        words = clause.split()
+        try:
+            t = strip(o.type_)
+            start, n = o.address_, size_of(t)
+            if t.kind == drgn.TypeKind.POINTER:
+                if words[:1] == ['nullify']:
+                    return (o.address_, 8)
+                if not o.value_():
+                    return None
+                start, tt = o.value_(), strip(t.type)
+                n = size_of(tt) if tt.kind != drgn.TypeKind.FUNCTION else 8
+                if tt.primitive == drgn.PrimitiveType.C_CHAR:
+                    data = self.p.read(start, PAGE - start % PAGE)
+                    n = data.index(0) + 1 if 0 in data else PAGE
+            if words[:1] == ['size']:
+                w = words[1]
+                if w[-1] in 'kK' and w[:-1].isdigit():
+                    n = int(w[:-1]) * 1024
+                elif w.isdigit():
+                    n = int(w)
+                else:
+                    v = self.value(w)
+                    n = v.value_() if v is not None else 0
+        except (drgn.FaultError, ValueError, TypeError, LookupError):
+            return None
+        return (start, n or 0) if start is not None else None
+
+    def one_piece(self, o, clause):
+        """makedumpfile 1.7.2 erases a range as physically contiguous
+        bytes from its start (doc/erase.md): in module or vmalloc space a
+        range crossing a page erases another page than the one mapped
+        there.  True when the rule's range has no such crossing."""
+        r = self.erase_range(o, clause)
+        return r is None or self.linear(r[0]) or r[0] % PAGE + r[1] <= PAGE
+
+    def line_ok(self, line, var=None, elems=()):
+        """LINE ('erase EXPR [size X | nullify]') is one piece for the
+        global EXPR names, or for each of ELEMS when EXPR starts with the
+        loop's VAR."""
+        words = line.split()
+        expr, clause = words[1], ' '.join(words[2:])
+        parts = expr.split('.')
+        if parts[0] == var:
+            return all(self.one_piece(self.follow(e, parts[1:]), clause)
+                       for e in elems)
+        return self.one_piece(self.value(expr), clause)
+
+    def list_candidates(self):
+        if 'lists' in self.cache:
+            return self.cache['lists']
+        out = []
+        known = KNOWN_LISTS if self.scope is None else \
+            [l[1:] for l in KNOWN_MODULE_LISTS if l[0] == self.scope]
+        for head, st, m in known:
             if not st:
                 continue
             h = self.value(head)
@@ -496,23 +682,50 @@ class Gen:
                         empties.append(name)
                 except drgn.FaultError:
                     pass
-        self._lists = out
-        self._empties = empties
+        self.cache['lists'] = out
+        self.cache['empties'] = empties
+        if self.scope is not None:
+            self.cache['entries'] = self.module_entries()
         return out
+
+    def module_entries(self):
+        """(STRUCT, MEMBER) of this module's struct globals' types with a
+        list_head member: the entries an empty list of the module is
+        walked as (the module's DWARF has them)."""
+        out = []
+        for name in self.by_kind.get(drgn.TypeKind.STRUCT, []):
+            t = strip(self.p.variable(name).type_)
+            if not t.tag:
+                continue
+            for m, mt, _, bf in members(t):
+                if not bf and strip(mt).kind == drgn.TypeKind.STRUCT and \
+                        strip(mt).tag == 'list_head':
+                    out.append((t.tag, m))
+        return sorted(set(out))
 
     def within_loop(self):
         lists = self.list_candidates()
         var = self.r.choice(('t', 'm', 's', 'k'))
-        if self._empties and (not lists or self.r.random() < 0.2):
-            head = self.r.choice(self._empties)
-            _, st, m, _, _ = self.r.choice(lists) if lists else \
-                (None, 'module', 'list', 0, None)
+        empties = self.cache['empties']
+        if empties and (not lists or self.r.random() < 0.2):
+            head = self.r.choice(empties)
+            if self.scope is not None and self.cache['entries']:
+                st, m = self.r.choice(self.cache['entries'])
+            else:
+                _, st, m, _, _ = self.r.choice(lists) if lists else \
+                    (None, 'module', 'list', 0, None)
+            self.elems = []
             return ['for %s in %s within %s:%s' % (var, head, st, m),
                     '\terase %s' % var] + self.body(var, None)[1:] + ['endfor']
         short = [l for l in lists if l[3] <= MAX_LOOP] or lists
         if not short:
             return []
         head, st, m, _, first = self.r.choice(short)
+        h = self.value(head)
+        cur, self.elems = h.next, []
+        while cur.value_() != h.address_ and len(self.elems) < 2000:
+            self.elems.append(drgn.container_of(cur, 'struct ' + st, m)[0])
+            cur = cur.next
         tail = ':' + m if (m != 'list' or self.r.random() < 0.5) else ''
         return ['for %s in %s within %s%s' % (var, head, st, tail)] + \
             self.body(var, first) + ['endfor']
@@ -540,11 +753,37 @@ class Gen:
         lines = ['# confgen.py seed: random rules over makedumpfile.conf(5)']
         if self.r.random() < 0.7:
             lines.append('[vmlinux]')
+        if not self.modules:
+            self.rules(lines, n)
+            return '\n'.join(lines) + '\n'
+        # vmlinux rules, then sections of modules with vmlinux rules
+        # between them now and then, and after the last
+        self.rules(lines, self.r.randint(0, 2))
+        for k, mod in enumerate(self.r.sample(self.modules,
+                                              min(len(self.modules),
+                                                  self.r.randint(1, 3)))):
+            if k and self.r.random() < 0.4:
+                lines.append('[vmlinux]')
+                self.enter(None)
+                self.rules(lines, self.r.randint(1, 2))
+            lines.append('[%s]' % mod)
+            self.enter(mod)
+            self.rules(lines, max(1, n // 3 + self.r.randint(-1, 1)))
+        if self.r.random() < 0.6:
+            lines.append('[vmlinux]')
+            self.enter(None)
+            self.rules(lines, self.r.randint(1, 2))
+        return '\n'.join(lines) + '\n'
+
+    def rules(self, lines, n):
+        """N commands of the current scope appended to LINES."""
+        section = len(lines)
         makers = [(self.erase, 10), (self.array_loop, 2), (self.via_loop, 2),
-                  (self.within_loop, 2), (lambda: self.twice(lines), 2)]
+                  (self.within_loop, 2), (lambda: self.twice(lines[section:]), 2)]
         total = sum(w for _, w in makers)
-        loops = cmds = 0
-        while cmds < n:
+        loops = cmds = tries = 0
+        while cmds < n and tries < 50 * (n + 1):
+            tries += 1
             x = self.r.uniform(0, total)
             for f, w in makers:
                 x -= w
@@ -554,11 +793,23 @@ class Gen:
                 if loops >= 3:
                     continue
                 loops += 1
-            cmd = f()
+            self.elems = []
+            cmd = self.one_pieces(f())
             if cmd:
                 cmds += 1
                 lines += self.layout(cmd)
-        return '\n'.join(lines) + '\n'
+
+    def one_pieces(self, cmd):
+        """CMD less the erases makedumpfile 1.7.2 would get wrong by
+        erasing contiguous physical bytes (one_piece()); a loop left
+        without a body, or such an erase alone, is dropped."""
+        if not cmd:
+            return cmd
+        if not cmd[0].startswith('for '):
+            return cmd if self.line_ok(cmd[0]) else []
+        var = cmd[0].split()[1]
+        body = [l for l in cmd[1:-1] if self.line_ok(l, var, self.elems)]
+        return [cmd[0]] + body + [cmd[-1]] if body else []
 
     def layout(self, cmd):
         """makedumpfile's tokens run over lines and blanks: sometimes a
@@ -583,6 +834,11 @@ FAVOURITES = ['init_task', 'init_uts_ns', 'init_cred', 'init_mm', 'init_net',
               'init_ipc_ns', 'init_cgroup_ns', 'init_time_ns', 'def_root_domain',
               'runqueues', 'contig_page_data', 'mem_section',
               'vmcoreinfo_data', 'kmalloc_caches', 'zone_names', 'cpu_bit_bitmap']
+
+# a module's compiler-made and modinfo globals: function pointers and
+# strings of every module alike, drawn instead of its own data
+MODULE_NOISE = ('__UNIQUE_ID', '__initcall', '__exitcall', '__ksymtab',
+                '__kstrtab', '__crc_', '__tracepoint_ptr', '__bpf_trace')
 
 KEYWORDS = {'erase', 'size', 'nullify', 'for', 'in', 'via', 'within', 'endfor'}
 
@@ -695,12 +951,13 @@ ONE_WORD = {'unsigned char': 'u8', 'unsigned short': 'u16',
             'signed char': 's8', 'short': 's16', 'long long': 's64'}
 
 
-def btf_form(vmlinux, vmcore, conf, btf_out, sub_out):
+def btf_form(vmlinux, vmcore, conf, btf_out, sub_out, kos=()):
     """The rules of CONF that BTF can name: in SYMBOL:TYPE form to
-    BTF_OUT, as they are to SUB_OUT (one command a line in both)."""
-    p = drgn.Program()
-    p.set_core_dump(vmcore)
-    p.load_debug_info([vmlinux])
+    BTF_OUT, as they are to SUB_OUT (one command a line in both).  The
+    rules of a [MODULE] section name their module's globals (unique
+    names: KOS, the modules' debug files, give their types), typed as
+    the module's BTF names them."""
+    p = load(vmlinux, vmcore, kos)
     with open(conf) as f:
         cmds = commands(tokens(f.read()))
     btf, sub = [], []
@@ -750,13 +1007,20 @@ def main():
     if len(sys.argv) >= 3 and sys.argv[1] == '--drop':
         sys.stdout.write(drop(sys.argv[2], {int(n) for n in sys.argv[3:]}))
         return
-    if len(sys.argv) == 7 and sys.argv[1] == '--btf':
-        btf_form(*sys.argv[2:])
+    args = sys.argv[1:]
+    btf = args[:1] == ['--btf']
+    args = args[btf:]
+    kos = []
+    if args[:1] == ['--modules'] and len(args) > 1:
+        kos = [k for k in args[1].split(':') if k]
+        args = args[2:]
+    if btf and len(args) == 5:
+        btf_form(*args, kos=kos)
         return
-    if len(sys.argv) not in (4, 5):
+    if btf or len(args) not in (3, 4):
         sys.exit(__doc__)
-    g = Gen(sys.argv[1], sys.argv[2], int(sys.argv[3]))
-    n = int(sys.argv[4]) if len(sys.argv) == 5 else 12
+    g = Gen(args[0], args[1], int(args[2]), kos)
+    n = int(args[3]) if len(args) == 4 else 12
     sys.stdout.write(g.config(n))
 
 
