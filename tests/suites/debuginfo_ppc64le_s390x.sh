@@ -106,15 +106,15 @@ t_dps_dmesg() {
 
 # t_dps_config SUB NAME ARCH VMLINUX FORMAT: --config ARCH.conf with -x,
 # -l (FORMAT kd) or -E (elf), -d 31: the pages and eraseinfo of
-# makedumpfile:ARCH's dump (its carried digest ARCH.cfg.FORMAT.mdf.dg).
+# makedumpfile:ARCH's dump (its carried digest NAME.cfg.FORMAT.mdf.dg).
 t_dps_config() {
-	local in out=$dps_dir/$3.cfg.$5 fmt=-l
+	local in out=$dps_dir/$2.cfg.$5 fmt=-l
 	in=$(carried_input "$1" "$2") || { echo "$in"; return 1; }
 	[ "$5" = elf ] && fmt=-E
 	rm -f "$out"
 	vmsift $fmt -d 31 --message-level 0 -x "$4" --config "$dps_data/$3.conf" "$in" "$out" ||
 		return 1
-	$PY "$top/tests/tools/confdiff.py" check "$in" "$out" "$dps_data/$3.cfg.$5.mdf.dg"
+	$PY "$top/tests/tools/confdiff.py" check "$in" "$out" "$dps_data/$2.cfg.$5.mdf.dg"
 }
 
 # t_dps_refused SUB NAME OTHER-VMLINUX: a BTF-form rule without -x is
@@ -182,35 +182,35 @@ dps_mdf() {
 }
 
 # t_dps_live SUB ARCH DEBARCH VMLINUX NAME...: makedumpfile:DEBARCH, run
-# now, gives the carried -g text, the -x digest of each NAME and the
-# --config digests of the first.
+# now, gives the carried -g text, and the -x and --config digests of each
+# NAME.
 t_dps_live() {
 	local sub=$1 arch=$2 debarch=$3 vml=$4 in ref name f fmt
 	shift 4
 	ref=$(dps_mdf "$debarch" "$arch.g" -x "$vml" -g) || return 1
 	cmp "$ref" "$dps_data/$arch.mdf.g" || { echo "-g: not the carried text"; return 1; }
+	mkdir -p "$dps_dir/live"
 	for name in "$@"; do
 		in=$(carried_input "$sub" "$name") || { echo "$in"; return 1; }
 		ref=$(dps_mdf "$debarch" "$name.x31" -l -d 31 -x "$vml" "$in") || return 1
-		mkdir -p "$dps_dir/live"
 		cp "$ref" "$dps_dir/live/$name.x31"
 		$PY "$top/tests/gen/arm64/digest.py" --check "$dps_data/x31.expected" \
 			"$dps_dir/live/$name.x31" || return 1
-	done
-	in=$(carried_input "$sub" "$1") || { echo "$in"; return 1; }
-	for f in kd elf; do
-		fmt=-l
-		[ $f = elf ] && fmt=-E
-		ref=$(dps_mdf "$debarch" "$arch.cfg.$f" $fmt -d 31 -x "$vml" \
-			--config "$dps_data/$arch.conf" "$in") || return 1
-		$PY "$top/tests/tools/confdiff.py" check "$in" "$ref" "$dps_data/$arch.cfg.$f.mdf.dg" ||
-			{ echo "--config $f: not the carried digest"; return 1; }
+		for f in kd elf; do
+			fmt=-l
+			[ $f = elf ] && fmt=-E
+			ref=$(dps_mdf "$debarch" "$name.cfg.$f" $fmt -d 31 -x "$vml" \
+				--config "$dps_data/$arch.conf" "$in") || return 1
+			$PY "$top/tests/tools/confdiff.py" check "$in" "$ref" \
+				"$dps_data/$name.cfg.$f.mdf.dg" ||
+				{ echo "$name --config $f: not the carried digest"; return 1; }
+		done
 	done
 }
 
 # dps_arch ARCH DEBARCH KVER OTHER-DEBARCH OTHER-KVER SUB NAME...: the
 # tests of ARCH's vmlinux on its carried vmcores NAME... (tests/data/SUB);
-# -g's truth, --config and the refusals on the first.
+# -g's truth and the refusals on the first.
 dps_arch() {
 	local arch=$1 debarch=$2 kver=$3 other=$4 okver=$5 sub=$6 vml ovml name level
 	shift 6
@@ -229,10 +229,10 @@ dps_arch() {
 		done
 		run_test "debuginfo $arch $name: --dump-dmesg -x on the vmcore stripped of VMCOREINFO equals makedumpfile:$debarch's log" \
 			t_dps_dmesg "$sub" "$name" "$vml"
-	done
-	for level in kd elf; do
-		run_test "debuginfo $arch $1: --config $arch.conf with -x ($level): makedumpfile:$debarch's erased pages and eraseinfo" \
-			t_dps_config "$sub" "$1" "$arch" "$vml" "$level"
+		for level in kd elf; do
+			run_test "debuginfo $arch $name: --config $arch.conf with -x ($level): makedumpfile:$debarch's erased pages and eraseinfo" \
+				t_dps_config "$sub" "$name" "$arch" "$vml" "$level"
+		done
 	done
 	run_test "debuginfo $arch $1: -x without the note, the utsname at its link address spoilt: refused, exit status 2" \
 		t_dps_moved "$sub" "$1" "$vml"
