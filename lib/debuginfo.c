@@ -714,7 +714,7 @@ static int without_note(struct vs_input *in, const struct vs_typeinfo *ti,
 {
 	struct image im = { in, NULL, ti, 0 };
 	struct merge m = { 0 };
-	struct vs_di_image di = { in, NULL, ti, 0, gen };
+	struct vs_di_image di = { in, NULL, ti, 0 };
 	uint64_t name_off = 0, t, start;
 	char rel[RELEASE_LEN], myrel[RELEASE_LEN], *tail = NULL;
 	size_t tail_len = 0;

@@ -40,7 +40,6 @@ struct vs_di_image {
 	const struct vs_segment *load;  /* the kernel image's PT_LOAD */
 	const struct vs_typeinfo *ti;
 	uint64_t kaslr;                 /* added to every vmlinux address */
-	const char *gen;                /* the vmlinux's VMCOREINFO text */
 };
 
 /* LEN bytes at the vmlinux's (unrelocated) address ADDR. */

@@ -233,12 +233,20 @@ t_dar_mdf_live() {
 if [ "${VMSIFT_NO_DBG:-0}" = 1 ]; then
 	log "# skipped: arm64 and riscv64 debug info (VMSIFT_NO_DBG=1)"
 else
+	run_test "debuginfo arm64: -g of the 6.1 -dbg vmlinux equals makedumpfile:arm64 1.7.2's but for upstream's keys" \
+		t_dar_g arm64
 	for dar_level in 1 31; do
 		run_test "debuginfo arm64: -x on the vmcore stripped of VMCOREINFO, -d $dar_level: bitmaps equal the note's, pages read back" \
 			t_dar_x_stripped arm64 $dar_level
 	done
 	run_test "debuginfo arm64: --dump-dmesg -x on the vmcore stripped of VMCOREINFO equals the log with the note" \
 		t_dar_dmesg_stripped arm64
+	run_test "debuginfo arm64: -x beside the note, -d 31: bitmaps equal makedumpfile:arm64 -x's" \
+		t_dar_x_note arm64
+	run_test "debuginfo arm64: -x --config (every construct): makedumpfile:arm64's pages and eraseinfo; -E the same" \
+		t_dar_config arm64
+	run_test "debuginfo arm64: -x --config on the vmcore stripped of VMCOREINFO: makedumpfile:arm64's pages and eraseinfo" \
+		t_dar_config arm64 nonote
 	run_test "debuginfo arm64: the rules in BTF form are refused on 6.1 (kallsyms without data symbols), naming why" \
 		t_dar_btf_refused arm64
 	run_test "debuginfo arm64 16K: -g of the 6.12 arm64-16k -dbg vmlinux equals upstream makedumpfile's, no key exempt" \
