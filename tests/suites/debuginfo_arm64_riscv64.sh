@@ -8,7 +8,7 @@
 # after set_arch: arm64 6.1.0-57, 860 MB; riscv64 6.12.117+deb13 from
 # trixie, 1 GB; fetched once into $VMSIFT_CACHE, about a minute each;
 # VMSIFT_NO_DBG=1 skips).  The makedumpfile references are carried in
-# tests/data/debuginfo-arch/ (README.md there): makedumpfile:arm64 1.7.2
+# tests/data/debuginfo-arm64-riscv64/ (README.md there): makedumpfile:arm64 1.7.2
 # under qemu-user takes minutes a run, and Debian has none for riscv64.
 # arm64 (kdump-arm64-384M, a real /proc/vmcore):
 #   -g equals makedumpfile:arm64 1.7.2's (cmp_vmcoreinfo.py; truth: the
@@ -37,9 +37,9 @@
 # checks it still gives the carried references.
 
 . "$top/tests/suites/lib/carried.sh"
-dar_data=$top/tests/data/debuginfo-arch
-dar_dir=$work/debuginfo-arch         # the stripped copies, the truths
-dar_out=$work/out/debuginfo-arch     # each test's dumps (scrubbed)
+dar_data=$top/tests/data/debuginfo-arm64-riscv64
+dar_dir=$work/debuginfo-arm64-riscv64         # the stripped copies, the truths
+dar_out=$work/out/debuginfo-arm64-riscv64     # each test's dumps (scrubbed)
 mkdir -p "$dar_dir"
 # Each kernel: its -dbg version, its Debian flavour, its folder and name in
 # tests/data.

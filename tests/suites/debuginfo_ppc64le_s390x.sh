@@ -25,7 +25,7 @@
 #   BTF reachable from kallsyms), and a vmlinux of the other machine is
 #   refused with exit status 2.
 # About 1 minute per architecture once the -dbg vmlinux is extracted.
-# VMSIFT_DBGARCH_LIVE=1 runs makedumpfile:ARCH now (about 15 minutes per
+# VMSIFT_ARCHDBG_MDF=1 runs makedumpfile:ARCH now (about 15 minutes per
 # architecture on 2 shared cores; cached in tests/work/ref) and checks
 # that it still gives the carried text and digests.
 
@@ -240,8 +240,8 @@ dps_arch() {
 		run_test "debuginfo $arch $1: a BTF rule is refused (no BTF), the $okver vmlinux with exit status 2" \
 			t_dps_refused "$sub" "$1" "$ovml"
 	fi
-	if [ "${VMSIFT_DBGARCH_LIVE:-0}" = 1 ]; then
-		run_test "debuginfo $arch: makedumpfile:$debarch under qemu-user gives the carried -g text and digests (VMSIFT_DBGARCH_LIVE)" \
+	if [ "${VMSIFT_ARCHDBG_MDF:-0}" = 1 ]; then
+		run_test "debuginfo $arch: makedumpfile:$debarch under qemu-user gives the carried -g text and digests (VMSIFT_ARCHDBG_MDF)" \
 			t_dps_live "$sub" "$arch" "$debarch" "$vml" "$@"
 	fi
 }
