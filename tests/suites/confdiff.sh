@@ -46,41 +46,57 @@ cd_x() {
 		{ grep -v '^Copying' "$out.log" | tail -n 5; return 1; }
 }
 
-# The fixed seeds: vmsift -x writes the pages and eraseinfo makedumpfile
-# wrote (its carried digest).
-t_confdiff_fixed() {
-	local d=$work/out/confdiff s conf n=0
+
+
+# cd_fixed DATA VMCORE MIN: the fixed seeds of DATA (at least MIN): vmsift
+# -x on VMCORE writes the pages and eraseinfo makedumpfile wrote (its
+# carried digest).
+cd_fixed() {
+	local data=$1 vmcore=$2 min=$3 d s conf n=0
+	d=$work/out/confdiff/$(basename "$data")
 	mkdir -p "$d"
-	for s in "$cd_data"/*.mdf.dg; do
+	for s in "$data"/*.mdf.dg; do
 		s=$(basename "$s" .mdf.dg)
-		conf=$cd_data/$s.kept.conf
-		[ -f "$conf" ] || conf=$cd_data/$s.conf
-		cd_x "$conf" "$d/$s.kd" $(cat "$cd_data/$s.opts" 2>/dev/null) ||
-			{ echo "seed $s: vmsift -x failed"; return 1; }
-		$cd_py "$top/tests/tools/confdiff.py" check "$cd_vmcore" "$d/$s.kd" \
-			"$cd_data/$s.mdf.dg" || { echo "seed $s differs from makedumpfile"; return 1; }
+		conf=$data/$s.kept.conf
+		[ -f "$conf" ] || conf=$data/$s.conf
+		cd_vmcore=$vmcore cd_x "$conf" "$d/$s.kd" $(cat "$data/$s.opts" 2>/dev/null) ||
+			{ echo "$data seed $s: vmsift -x failed"; return 1; }
+		$cd_py "$top/tests/tools/confdiff.py" check "$vmcore" "$d/$s.kd" \
+			"$data/$s.mdf.dg" || { echo "$data seed $s differs from makedumpfile"; return 1; }
 		n=$((n + 1))
 	done
-	[ $n -ge 4 ] || { echo "only $n seeds in $cd_data"; return 1; }
+	[ $n -ge "$min" ] || { echo "only $n seeds in $data"; return 1; }
 }
 
-# Their BTF form: the same rules with SYMBOL:TYPE, from the dump's own
-# BTF, write the same dump as the makedumpfile syntax with -x.
-t_confdiff_btf() {
-	local d=$work/out/confdiff s n=0 opts
+# cd_btf DATA VMCORE MIN [sections]: their BTF form (SYMBOL:TYPE from the
+# dump's own BTF, the modules' too, no -x) writes the dump vmsift -x
+# writes of the same rules; with "sections" each BTF form must keep a
+# [module] section.
+cd_btf() {
+	local data=$1 vmcore=$2 min=$3 sections=${4:-} d s n=0 opts
+	d=$work/out/confdiff/$(basename "$data")
 	mkdir -p "$d"
-	for s in "$cd_data"/*.btf.conf; do
+	for s in "$data"/*.btf.conf; do
 		s=$(basename "$s" .btf.conf)
-		opts=$(cat "$cd_data/$s.opts" 2>/dev/null)
-		cd_x "$cd_data/$s.sub.conf" "$d/$s.sub.kd" $opts || return 1
+		if [ -n "$sections" ] && ! grep -v '^\[vmlinux\]$' "$data/$s.btf.conf" | grep -q '^\['; then
+			echo "$data seed $s: no [module] section in its BTF form"
+			return 1
+		fi
+		opts=$(cat "$data/$s.opts" 2>/dev/null)
+		cd_vmcore=$vmcore cd_x "$data/$s.sub.conf" "$d/$s.sub.kd" $opts || return 1
 		rm -f "$d/$s.btf.kd"
-		vmsift --config "$cd_data/$s.btf.conf" $opts -l -d 31 "$cd_vmcore" "$d/$s.btf.kd" \
+		vmsift --config "$data/$s.btf.conf" $opts -l -d 31 "$vmcore" "$d/$s.btf.kd" \
 			> "$d/$s.btf.log" 2>&1 || { tail -n 5 "$d/$s.btf.log"; return 1; }
-		cmp "$d/$s.btf.kd" "$d/$s.sub.kd" || { echo "seed $s: the BTF form differs"; return 1; }
+		cmp "$d/$s.btf.kd" "$d/$s.sub.kd" || { echo "$data seed $s: the BTF form differs"; return 1; }
 		n=$((n + 1))
 	done
-	[ $n -ge 4 ] || { echo "only $n seeds in $cd_data"; return 1; }
+	[ $n -ge "$min" ] || { echo "only $n seeds in $data"; return 1; }
 }
+
+t_confdiff_fixed() { cd_fixed "$cd_data" "$cd_vmcore" 4; }
+t_confdiff_btf() { cd_btf "$cd_data" "$cd_vmcore" 4; }
+t_confdiff_modules() { cm_same_vmcore && cd_fixed "$cm_data" "$cm_vmcore" 3; }
+t_confdiff_modules_btf() { cd_btf "$cm_data" "$cm_vmcore" 3 sections; }
 
 # Malformed configs, made from the seeds by tests/tools/confmut.py (each
 # with the line and column the error must name): refused with exit status
@@ -165,44 +181,7 @@ cm_same_vmcore() {
 	}
 }
 
-# The fixed module seeds: vmsift -x (the modules' DWARF found beside the
-# vmlinux) writes the pages and eraseinfo makedumpfile wrote.
-t_confdiff_modules() {
-	local d=$work/out/confdiff-mod s conf n=0
-	mkdir -p "$d"
-	cm_same_vmcore || return 1
-	for s in "$cm_data"/*.mdf.dg; do
-		s=$(basename "$s" .mdf.dg)
-		conf=$cm_data/$s.kept.conf
-		[ -f "$conf" ] || conf=$cm_data/$s.conf
-		cd_vmcore=$cm_vmcore cd_x "$conf" "$d/$s.kd" $(cat "$cm_data/$s.opts" 2>/dev/null) ||
-			{ echo "module seed $s: vmsift -x failed"; return 1; }
-		$cd_py "$top/tests/tools/confdiff.py" check "$cm_vmcore" "$d/$s.kd" \
-			"$cm_data/$s.mdf.dg" || { echo "module seed $s differs from makedumpfile"; return 1; }
-		n=$((n + 1))
-	done
-	[ $n -ge 3 ] || { echo "only $n seeds in $cm_data"; return 1; }
-}
 
-# Their BTF form: SYMBOL:TYPE from the modules' own BTF (and the kernel's),
-# no -x, writes the dump vmsift -x writes of the same rules.
-t_confdiff_modules_btf() {
-	local d=$work/out/confdiff-mod s n=0 opts
-	mkdir -p "$d"
-	for s in "$cm_data"/*.btf.conf; do
-		s=$(basename "$s" .btf.conf)
-		grep -v '^\[vmlinux\]$' "$cm_data/$s.btf.conf" | grep -q '^\[' ||
-			{ echo "module seed $s: no [module] section in its BTF form"; return 1; }
-		opts=$(cat "$cm_data/$s.opts" 2>/dev/null)
-		cd_vmcore=$cm_vmcore cd_x "$cm_data/$s.sub.conf" "$d/$s.sub.kd" $opts || return 1
-		rm -f "$d/$s.btf.kd"
-		vmsift --config "$cm_data/$s.btf.conf" $opts -l -d 31 "$cm_vmcore" "$d/$s.btf.kd" \
-			> "$d/$s.btf.log" 2>&1 || { tail -n 5 "$d/$s.btf.log"; return 1; }
-		cmp "$d/$s.btf.kd" "$d/$s.sub.kd" || { echo "module seed $s: the BTF form differs"; return 1; }
-		n=$((n + 1))
-	done
-	[ $n -ge 3 ] || { echo "only $n seeds in $cm_data"; return 1; }
-}
 
 # VMSIFT_CONFDIFF_MODULES=FIRST-LAST: new module seeds end to end (root:
 # makedumpfile finds the modules in a private mount namespace).
