@@ -512,24 +512,6 @@ static int merged_text(struct merge *m, const char *gen, const char *extra,
 	return 0;
 }
 
-/* LEN bytes of the dead kernel at kernel-image address VA, through the
- * ELF segment LOAD (the kernel text's). */
-static int read_image(const struct vs_input *in, const struct vs_segment *load,
-		      uint64_t va, void *buf, size_t len, struct vs_error *err)
-{
-	struct vs_reader r;
-	int ret;
-
-	if (va < load->vaddr || va - load->vaddr + len > load->memsz)
-		return vs_err(err, "kernel address 0x%llx is outside the "
-			      "kernel-image segment",
-			      (unsigned long long)va);
-	if (vs_reader_init(&r, in, err) < 0)
-		return -1;
-	ret = vs_read_phys(&r, load->paddr + (va - load->vaddr), buf, len, err);
-	vs_reader_fini(&r);
-	return ret;
-}
 
 /* The segment of the kernel image: the highest virtual addresses (above
  * the direct map on every architecture vmsift reads), at or above the
@@ -576,7 +558,7 @@ static int dump_release(const struct image *im, uint64_t kaslr, char *rel,
 {
 	char uts[3 * RELEASE_LEN];
 
-	if (read_image(im->in, im->load, im->uts + kaslr, uts, sizeof(uts),
+	if (vs_di_read_va(im->in, im->load, im->uts + kaslr, uts, sizeof(uts),
 		       err) < 0)
 		return -1;
 	if (memcmp(uts, "Linux", 6))
@@ -663,20 +645,12 @@ static int mem_section_value(const struct image *im, uint64_t kaslr,
 	if (t.size != 8 && t.size != 4)
 		return vs_err(err, "mem_section is a %llu-byte pointer",
 			      (unsigned long long)t.size);
-	if (read_image(im->in, im->load, addr + kaslr, b, t.size, err) < 0)
+	if (vs_di_read_va(im->in, im->load, addr + kaslr, b, t.size, err) < 0)
 		return vs_err_ctx(err, "cannot read mem_section");
 	for (size_t i = 0; i < t.size; i++)
 		*v |= (uint64_t)b[im->in->order.big_endian ? t.size - 1 - i : i]
 		      << (8 * i);
 	return 0;
-}
-
-/* LEN bytes at the vmlinux's address ADDR, relocated, through the
- * kernel image's segment. */
-int vs_di_image_read(const struct vs_di_image *im, uint64_t addr, void *buf,
-		     size_t len, struct vs_error *err)
-{
-	return read_image(im->in, im->load, addr + im->kaslr, buf, len, err);
 }
 
 /* What the kernel's note adds after the DWARF's lines: KERNELOFFSET; on

@@ -42,7 +42,13 @@ struct vs_di_image {
 	uint64_t kaslr;                 /* added to every vmlinux address */
 };
 
-/* LEN bytes at the vmlinux's (unrelocated) address ADDR. */
+/* LEN bytes of the dead kernel at kernel-image address VA, through the
+ * ELF segment LOAD (the kernel text's); debuginfo_image.c. */
+int vs_di_read_va(const struct vs_input *in, const struct vs_segment *load,
+		  uint64_t va, void *buf, size_t len, struct vs_error *err);
+
+/* LEN bytes at the vmlinux's (unrelocated) address ADDR, relocated by the
+ * image's KASLR offset; debuginfo_image.c. */
 int vs_di_image_read(const struct vs_di_image *im, uint64_t addr, void *buf,
 		     size_t len, struct vs_error *err);
 
