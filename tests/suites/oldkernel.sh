@@ -37,6 +37,8 @@
 
 # shellcheck source=tests/suites/lib/e_dump.sh
 . "$top/tests/suites/lib/e_dump.sh"
+# shellcheck source=tests/suites/lib/crash_source.sh
+. "$top/tests/suites/lib/crash_source.sh"
 
 oldk_dir=$work/oldkernel
 oldk_cache=${VMSIFT_CACHE:-$top/tests/work/cache}
@@ -237,16 +239,8 @@ t_oldk_readers() {
 # (-d 1's kdump file is -c -d 1's but for the codec: left out, two
 # minutes each on a loaded host)
 t_oldk_crash() {
-	local f
-	for f in "$ok_out".{d31,c1,E31,e,x-dwarf,x-secrets}; do
-		[ -s "$f" ] || { echo "no $f (an earlier test failed)"; return 1; }
-		VMSIFT_CACHE=$oldk_cache KERNEL_VERSION=$ok_ver \
-			"$top/tests/harness/crash-check" "$f" || return 1
-	done
-	grep -q 'EXCLUDED VMEMMAP' "$ok_out.e.crash.log" ||
-		{ echo "crash did not see an -e dump"; return 1; }
-	grep -qE 'NODENAME: X{8}' "$ok_out.x-dwarf.crash.log" ||
-		{ grep NODENAME "$ok_out.x-dwarf.crash.log"; return 1; }
+	crash_opens_erased "$oldk_cache" "$ok_ver" "$ok_out.e" "$ok_out.x-dwarf" \
+		"$ok_out".{d31,c1,E31,e,x-dwarf,x-secrets}
 }
 
 # t_oldk_memusage: DUMP_SIZE within 10% of each real dump's size.

@@ -2,7 +2,9 @@
 # tests/suites/lib/crash_source.sh - whether the crash that
 # tests/harness/crash-check runs for a newer kernel opens a raw vmcore
 # of it at all, for the suites that check crash on the dumps made from
-# it (dbgnew.sh, secnew.sh).  Sourced inside tests/run: uses $top.
+# it (dbgnew.sh, secnew.sh); and the check that crash opens the -e and
+# erased dumps of a kernel (oldkernel.sh, dbgnew.sh).  Sourced inside
+# tests/run: uses $top.
 
 # crash_opens_raw RAW KVER CACHE LINKDIR: whether crash (crash-check's,
 # with KVER's -dbg vmlinux from CACHE) opens RAW itself, remembered per
@@ -29,4 +31,23 @@ crash_opens_raw() {
 		fi
 	fi
 	[ -f "$mark.ok" ]
+}
+
+# crash_opens_erased CACHE KVER E CFG DUMP...: crash-check (KVER's -dbg
+# vmlinux from CACHE) opens every DUMP; in E's transcript (an -e dump)
+# crash saw the excluded vmemmap, in CFG's (a dump whose config erases
+# init_uts_ns's nodename) the nodename is X's.  E and CFG are among the
+# DUMPs.  For oldkernel.sh and dbgnew.sh.
+crash_opens_erased() {
+	local cache=$1 kver=$2 e=$3 cfg=$4 f
+	shift 4
+	for f in "$@"; do
+		[ -s "$f" ] || { echo "no $f (an earlier test failed)"; return 1; }
+		VMSIFT_CACHE=$cache KERNEL_VERSION=$kver \
+			"$top/tests/harness/crash-check" "$f" || return 1
+	done
+	grep -q 'EXCLUDED VMEMMAP' "$e.crash.log" ||
+		{ echo "crash did not see an -e dump"; return 1; }
+	grep -qE 'NODENAME: X{8}' "$cfg.crash.log" ||
+		{ grep NODENAME "$cfg.crash.log"; return 1; }
 }
