@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 #include "age.h"
 #include "crypto.h"
 #include "util.h"

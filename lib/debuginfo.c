@@ -512,7 +512,6 @@ static int merged_text(struct merge *m, const char *gen, const char *extra,
 	return 0;
 }
 
-
 /* The segment of the kernel image: the highest virtual addresses (above
  * the direct map on every architecture vmsift reads), at or above the
  * image's unrelocated start TEXT (KASLR moves it up).  A dump without
@@ -544,33 +543,25 @@ static int image_start(const struct vs_typeinfo *ti, uint64_t *text,
 	return vs_err(err, "no symbol '_text' or '_stext' in the vmlinux");
 }
 
-struct image {
-	const struct vs_input *in;
-	const struct vs_segment *load;
-	const struct vs_typeinfo *ti;
-	uint64_t uts;                /* unrelocated init_uts_ns.name */
-};
-
-/* The release the dump holds at UTS + KASLR, or -1 when it does not
- * read as a utsname ("Linux" first). */
-static int dump_release(const struct image *im, uint64_t kaslr, char *rel,
+/* The release the dump holds at the image's utsname, relocated by
+ * IM->kaslr, or -1 when it does not read as a utsname ("Linux" first). */
+static int dump_release(const struct vs_di_image *im, char *rel,
 			struct vs_error *err)
 {
 	char uts[3 * RELEASE_LEN];
 
-	if (vs_di_read_va(im->in, im->load, im->uts + kaslr, uts, sizeof(uts),
-		       err) < 0)
+	if (vs_di_image_read(im, im->uts, uts, sizeof(uts), err) < 0)
 		return -1;
 	if (memcmp(uts, "Linux", 6))
 		return vs_err(err, "no utsname at 0x%llx",
-			      (unsigned long long)(im->uts + kaslr));
+			      (unsigned long long)(im->uts + im->kaslr));
 	memcpy(rel, uts + 2 * RELEASE_LEN, RELEASE_LEN);
 	rel[RELEASE_LEN - 1] = '\0';
 	return 0;
 }
 
 /* KASLR: the image segment starts at the relocated _text (or _stext). */
-static int find_kaslr(const struct image *im, uint64_t *kaslr, char *rel,
+static int find_kaslr(struct vs_di_image *im, char *rel,
 		      struct vs_error *err)
 {
 	static const char *const starts[] = { "_text", "_stext" };
@@ -581,8 +572,8 @@ static int find_kaslr(const struct image *im, uint64_t *kaslr, char *rel,
 
 		if (ti->ops->symbol(ti->ctx, starts[i], &s, err) < 0)
 			continue;
-		*kaslr = im->load->vaddr - s;
-		if (dump_release(im, *kaslr, rel, err) == 0)
+		im->kaslr = im->load->vaddr - s;
+		if (dump_release(im, rel, err) == 0)
 			return 0;
 	}
 	return -1;
@@ -611,17 +602,17 @@ static const struct vs_segment *linked_load(const struct vs_input *in,
 /* The image: its own segment with KASLR found from it, else the kernel
  * at its link address in a segment that maps it (KASLR 0); either read
  * back as the vmlinux's utsname at init_uts_ns. */
-static int find_image(struct image *im, uint64_t start, uint64_t *kaslr,
-		      char *rel, struct vs_error *err)
+static int find_image(struct vs_di_image *im, uint64_t start, char *rel,
+		      struct vs_error *err)
 {
 	const struct vs_segment *own = image_load(im->in, start);
 
 	im->load = own;
-	if (own && find_kaslr(im, kaslr, rel, err) == 0)
+	if (own && find_kaslr(im, rel, err) == 0)
 		return 0;
 	im->load = linked_load(im->in, start, im->uts);
-	*kaslr = 0;
-	if (im->load && dump_release(im, 0, rel, err) == 0)
+	im->kaslr = 0;
+	if (im->load && dump_release(im, rel, err) == 0)
 		return 0;
 	im->load = own ? own : im->load;
 	return -1;
@@ -629,8 +620,8 @@ static int find_image(struct image *im, uint64_t start, uint64_t *kaslr,
 
 /* mem_section's value when it is a pointer (SPARSEMEM_EXTREME), as the
  * kernel's own VMCOREINFO gives it; 0 when it is an array. */
-static int mem_section_value(const struct image *im, uint64_t kaslr,
-			     uint64_t *v, struct vs_error *err)
+static int mem_section_value(const struct vs_di_image *im, uint64_t *v,
+			     struct vs_error *err)
 {
 	const struct vs_typeinfo *ti = im->ti;
 	struct vs_ti_type t;
@@ -645,7 +636,7 @@ static int mem_section_value(const struct image *im, uint64_t kaslr,
 	if (t.size != 8 && t.size != 4)
 		return vs_err(err, "mem_section is a %llu-byte pointer",
 			      (unsigned long long)t.size);
-	if (vs_di_read_va(im->in, im->load, addr + kaslr, b, t.size, err) < 0)
+	if (vs_di_image_read(im, addr, b, t.size, err) < 0)
 		return vs_err_ctx(err, "cannot read mem_section");
 	for (size_t i = 0; i < t.size; i++)
 		*v |= (uint64_t)b[im->in->order.big_endian ? t.size - 1 - i : i]
@@ -686,9 +677,8 @@ static int without_note(struct vs_input *in, const struct vs_typeinfo *ti,
 			const char *gen, const char *vmlinux, char **text,
 			size_t *len, struct vs_error *err)
 {
-	struct image im = { in, NULL, ti, 0 };
+	struct vs_di_image im = { .in = in, .ti = ti };
 	struct merge m = { 0 };
-	struct vs_di_image di = { in, NULL, ti, 0 };
 	uint64_t name_off = 0, t, start;
 	char rel[RELEASE_LEN], myrel[RELEASE_LEN], *tail = NULL;
 	size_t tail_len = 0;
@@ -708,7 +698,7 @@ static int without_note(struct vs_input *in, const struct vs_typeinfo *ti,
 			      "of the kernel image at its virtual address: -x "
 			      "without VMCOREINFO needs an ELF vmcore as kdump "
 			      "writes it (/proc/vmcore)");
-	if (find_image(&im, start, &m.kaslr, rel, err) < 0)
+	if (find_image(&im, start, rel, err) < 0)
 		return vs_err_st(err, VMSIFT_E_MISMATCH, "'%s' does not match "
 				 "the dump: its release is %s, build id %s, and "
 				 "the dump's kernel image (at 0x%llx) holds no "
@@ -718,11 +708,10 @@ static int without_note(struct vs_input *in, const struct vs_typeinfo *ti,
 				 (unsigned long long)im.load->vaddr);
 	if (strcmp(rel, myrel))
 		return mismatch(err, vmlinux, "release", myrel, rel);
-	if (mem_section_value(&im, m.kaslr, &m.mem_section, err) < 0)
+	m.kaslr = im.kaslr;
+	if (mem_section_value(&im, &m.mem_section, err) < 0)
 		return -1;
-	di.load = im.load;
-	di.kaslr = m.kaslr;
-	if (image_tail(&di, &tail, &tail_len, err) < 0)
+	if (image_tail(&im, &tail, &tail_len, err) < 0)
 		return vs_err_ctx(err, "-x without VMCOREINFO");
 	ret = merged_text(&m, gen, tail, tail_len, text, len, err);
 	free(tail);

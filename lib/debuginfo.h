@@ -40,12 +40,8 @@ struct vs_di_image {
 	const struct vs_segment *load;  /* the kernel image's PT_LOAD */
 	const struct vs_typeinfo *ti;
 	uint64_t kaslr;                 /* added to every vmlinux address */
+	uint64_t uts;                   /* init_uts_ns.name, unrelocated */
 };
-
-/* LEN bytes of the dead kernel at kernel-image address VA, through the
- * ELF segment LOAD (the kernel text's); debuginfo_image.c. */
-int vs_di_read_va(const struct vs_input *in, const struct vs_segment *load,
-		  uint64_t va, void *buf, size_t len, struct vs_error *err);
 
 /* LEN bytes at the vmlinux's (unrelocated) address ADDR, relocated by the
  * image's KASLR offset; debuginfo_image.c. */

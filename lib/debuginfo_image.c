@@ -7,9 +7,11 @@
  */
 #include "debuginfo.h"
 
-int vs_di_read_va(const struct vs_input *in, const struct vs_segment *load,
-		  uint64_t va, void *buf, size_t len, struct vs_error *err)
+int vs_di_image_read(const struct vs_di_image *im, uint64_t addr, void *buf,
+		     size_t len, struct vs_error *err)
 {
+	const struct vs_segment *load = im->load;
+	uint64_t va = addr + im->kaslr;
 	struct vs_reader r;
 	int ret;
 
@@ -17,15 +19,9 @@ int vs_di_read_va(const struct vs_input *in, const struct vs_segment *load,
 		return vs_err(err, "kernel address 0x%llx is outside the "
 			      "kernel-image segment",
 			      (unsigned long long)va);
-	if (vs_reader_init(&r, in, err) < 0)
+	if (vs_reader_init(&r, im->in, err) < 0)
 		return -1;
 	ret = vs_read_phys(&r, load->paddr + (va - load->vaddr), buf, len, err);
 	vs_reader_fini(&r);
 	return ret;
-}
-
-int vs_di_image_read(const struct vs_di_image *im, uint64_t addr, void *buf,
-		     size_t len, struct vs_error *err)
-{
-	return vs_di_read_va(im->in, im->load, addr + im->kaslr, buf, len, err);
 }
