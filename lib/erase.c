@@ -42,6 +42,9 @@ struct ev_type {
 	int ptr, array;
 	uint64_t nelem;              /* the outermost array's length */
 	uint64_t base;               /* 0: void */
+	const struct vs_typeinfo *bti; /* the source of BASE: TI's, or where
+					a declaration was completed */
+	int incomplete;              /* BASE only declared, not completed */
 	enum vs_ti_kind kind;        /* the base's */
 	uint64_t size;               /* the base's, 0 for void */
 	const char *name;            /* the base's, "void", or NULL */
@@ -122,6 +125,33 @@ static int ti_type(struct ev *ev, const struct vs_typeinfo *ti, uint64_t id,
 	return ti->ops->type(ti->ctx, id, out, ev->err);
 }
 
+/* A struct or union that source T->bti only declares ("struct
+ * crypto_aes_ctx;"): in a [module] section, its definition in the vmlinux
+ * or another loaded module (vs_erase_modules.complete), as makedumpfile
+ * looks a type up in the module and then in the kernel.  Without one it
+ * stays incomplete: no size, no members. */
+static int complete_base(struct ev *ev, struct ev_type *t)
+{
+	const struct vs_erase_modules *m = ev->opts->modules;
+	const struct vs_typeinfo *ti;
+	struct vs_ti_type ty;
+	uint64_t id;
+	int ret;
+
+	if (!m || !m->complete || !t->name || t->bti == ev->kti)
+		return 0;
+	ret = m->complete(m->ctx, t->bti, t->kind, t->name, &ti, &id, ev->err);
+	if (ret != 0)
+		return ret < 0 ? -1 : 0;
+	if (ti_type(ev, ti, id, &ty) < 0)
+		return -1;
+	t->bti = ti;
+	t->base = id;
+	t->size = ty.size;
+	t->incomplete = 0;
+	return 0;
+}
+
 /* Type ID of source TI as the rules see it. */
 static int describe_in(struct ev *ev, const struct vs_typeinfo *ti,
 		       uint64_t id, struct ev_type *t)
@@ -145,10 +175,12 @@ static int describe_in(struct ev *ev, const struct vs_typeinfo *ti,
 			 * function pointer is seen as a pointer to it */
 		} else {
 			t->base = id;
+			t->bti = ti;
 			t->kind = ty.kind;
 			t->size = ty.kind == VS_TI_OTHER && !ty.size ? 0 : ty.size;
 			t->name = ty.name;
-			return 0;
+			t->incomplete = ty.incomplete;
+			return t->incomplete ? complete_base(ev, t) : 0;
 		}
 		id = ty.target;
 	}
@@ -275,8 +307,29 @@ static int apply_index(struct ev *ev, struct ev_val *v, uint64_t index,
 	return finish(ev, v);
 }
 
+static int module_ti(struct ev *ev, const char *name,
+		     const struct vs_typeinfo **ti);
+
+/* The source of a global's ":TYPE": the section's, or "@MODULE"'s. */
+static int type_source(struct ev *ev, const struct vs_ec_expr *x,
+		       const struct vs_typeinfo **tti)
+{
+	int ret;
+
+	*tti = ev->ti;
+	if (!x->type_module)
+		return 0;
+	ret = module_ti(ev, x->type_module, tti);
+	if (ret > 0)
+		return vs_err(ev->err, "'%s:%s@%s': no module '%s' loaded in "
+			      "the dump", x->parts[0].name, x->type,
+			      x->type_module, x->type_module);
+	return ret;
+}
+
+/* The type of the global X starts with: *TYPE of source *TTI. */
 static int type_of_symbol(struct ev *ev, const struct vs_ec_expr *x,
-			  uint64_t *type)
+			  const struct vs_typeinfo **tti, uint64_t *type)
 {
 	const struct vs_typeinfo_ops *ops = ev->ti->ops;
 	const char *sym = x->parts[0].name;
@@ -284,6 +337,7 @@ static int type_of_symbol(struct ev *ev, const struct vs_ec_expr *x,
 	uint64_t declared;
 	struct ev_type a, b;
 
+	*tti = ev->ti;
 	if (!x->type) {
 		if (ops->symbol_type(ev->ti->ctx, sym, type, ev->err) == 0)
 			return 0;
@@ -291,12 +345,14 @@ static int type_of_symbol(struct ev *ev, const struct vs_ec_expr *x,
 				  "%s:TYPE, e.g. %s:task_struct or %s:char*)",
 				  sym, sym, sym, sym);
 	}
-	if (ops->type_by_name(ev->ti->ctx, x->type, type, ev->err) < 0)
+	if (type_source(ev, x, tti) < 0 ||
+	    (*tti)->ops->type_by_name((*tti)->ctx, x->type, type, ev->err) < 0)
 		return vs_err_ctx(ev->err, "type '%s' of '%s'", x->type, sym);
 	/* A source that knows the declared type (DWARF) checks :TYPE. */
 	if (ops->symbol_type(ev->ti->ctx, sym, &declared, &derr) < 0)
 		return 0;
-	if (describe(ev, declared, &a) < 0 || describe(ev, *type, &b) < 0)
+	if (describe(ev, declared, &a) < 0 ||
+	    describe_in(ev, *tti, *type, &b) < 0)
 		return -1;
 	/* an array may be named by its element's type (boot_command_line:char
 	 * with a size), as C lets it decay */
@@ -349,6 +405,7 @@ static int resolve_symbol(struct ev *ev, const struct vs_ec_expr *x,
 			  struct ev_val *v)
 {
 	const char *sym = x->parts[0].name;
+	const struct vs_typeinfo *tti;
 	uint64_t type;
 
 	memset(v, 0, sizeof(*v));
@@ -360,7 +417,8 @@ static int resolve_symbol(struct ev *ev, const struct vs_ec_expr *x,
 	}
 	if (ev->ti->ops->symbol(ev->ti->ctx, sym, &v->sym_addr, ev->err) < 0)
 		return -1;
-	if (type_of_symbol(ev, x, &type) < 0 || describe(ev, type, &v->t) < 0)
+	if (type_of_symbol(ev, x, &tti, &type) < 0 ||
+	    describe_in(ev, tti, type, &v->t) < 0)
 		return -1;
 	return apply_index(ev, v, x->parts[0].index, sym);
 }
@@ -420,13 +478,19 @@ static int apply_cast(struct ev *ev, struct ev_val *v,
 static int step_member(struct ev *ev, struct ev_val *v,
 		       const struct vs_ec_part *part)
 {
-	const struct vs_typeinfo *ti = v->t.ti;
+	const struct vs_typeinfo *ti = v->t.bti;
 	uint64_t off, mtype;
 
 	if (v->t.kind != VS_TI_STRUCT && v->t.kind != VS_TI_UNION)
 		return vs_err(ev->err, "'%s' is not a struct or union: no "
 			      "member '%s'", v->t.name ? v->t.name : "?",
 			      part->name);
+	if (v->t.incomplete)
+		return vs_err(ev->err, "no member '%s': %s '%s' is only "
+			      "declared, and defined in neither the vmlinux "
+			      "nor another loaded module", part->name,
+			      v->t.kind == VS_TI_UNION ? "union" : "struct",
+			      v->t.name ? v->t.name : "?");
 	if (ti->ops->member(ti->ctx, v->t.base, part->name, &off, &mtype,
 			    ev->err) < 0)
 		return -1;
@@ -693,8 +757,8 @@ static int via_member(struct ev *ev, const struct vs_ec_rule *r,
 	struct ev_type mt;
 	uint64_t mtype;
 
-	if (t->ti->ops->member(t->ti->ctx, t->base, via, off, &mtype,
-			       ev->err) < 0 || describe_in(ev, t->ti, mtype, &mt) < 0)
+	if (t->bti->ops->member(t->bti->ctx, t->base, via, off, &mtype,
+				ev->err) < 0 || describe_in(ev, t->bti, mtype, &mt) < 0)
 		return vs_err_ctx(ev->err, "'via %s'", via);
 	if (!mt.ptr || mt.array || mt.base != t->base)
 		if (!mt.ptr || !mt.name || !t->name ||
@@ -753,13 +817,13 @@ static int list_head_of(struct ev *ev, const struct vs_ec_rule *r,
 		      "within)", r->list.text);
 }
 
-/* The offset *OFF and type *MTYPE of PATH ("a" or "a.b.c": members of
- * nested structs or unions, not through pointers) in type TYPE of the
- * rule's source. */
-static int member_path(struct ev *ev, uint64_t type, const char *path,
-		       uint64_t *off, uint64_t *mtype)
+/* The offset *OFF and type *MT of PATH ("a" or "a.b.c": members of
+ * nested structs or unions, not through pointers) in ST. */
+static int member_path(struct ev *ev, const struct ev_type *st,
+		       const char *path, uint64_t *off, struct ev_type *mt)
 {
-	const struct vs_typeinfo *ti = ev->ti;
+	const struct vs_typeinfo *ti = st->bti;
+	uint64_t type = st->base, mtype;
 	char name[VS_ERR_MAX];
 	struct ev_type t;
 	uint64_t o;
@@ -774,18 +838,20 @@ static int member_path(struct ev *ev, uint64_t type, const char *path,
 				      path);
 		memcpy(name, path, n);
 		name[n] = '\0';
-		if (ti->ops->member(ti->ctx, type, name, &o, mtype,
-				    ev->err) < 0)
+		if (ti->ops->member(ti->ctx, type, name, &o, &mtype,
+				    ev->err) < 0 ||
+		    describe_in(ev, ti, mtype, &t) < 0)
 			return -1;
 		*off += o;
-		if (!dot)
+		if (!dot) {
+			*mt = t;
 			return 0;
-		if (describe(ev, *mtype, &t) < 0)
-			return -1;
+		}
 		if (t.ptr || t.array || (t.kind != VS_TI_STRUCT &&
 					 t.kind != VS_TI_UNION))
 			return vs_err(ev->err, "'%s' in a member path is not a "
 				      "struct or union", name);
+		ti = t.bti;
 		type = t.base;
 		path = dot + 1;
 	}
@@ -794,8 +860,8 @@ static int member_path(struct ev *ev, uint64_t type, const char *path,
 static int within_type(struct ev *ev, const struct vs_ec_rule *r,
 		       struct ev_type *st, uint64_t *off)
 {
-	uint64_t id, mtype;
 	struct ev_type mt;
+	uint64_t id;
 
 	if (ev->ti->ops->type_by_name(ev->ti->ctx, r->within_struct, &id,
 				      ev->err) < 0 || describe(ev, id, st) < 0)
@@ -803,8 +869,7 @@ static int within_type(struct ev *ev, const struct vs_ec_rule *r,
 	if (st->ptr || st->array || st->kind != VS_TI_STRUCT)
 		return vs_err(ev->err, "'within %s': not a struct",
 			      r->within_struct);
-	if (member_path(ev, st->base, r->within_member, off, &mtype) < 0 ||
-	    describe(ev, mtype, &mt) < 0)
+	if (member_path(ev, st, r->within_member, off, &mt) < 0)
 		return vs_err_ctx(ev->err, "'within %s:%s'", r->within_struct,
 				  r->within_member);
 	if (!is_list_head(&mt))
@@ -855,23 +920,22 @@ struct ev_rb {
 	uint64_t member, left, right;
 };
 
-static int rb_member(struct ev *ev, uint64_t type, const char *name,
-		     uint64_t *off)
+static int rb_member(struct ev *ev, const struct ev_type *t,
+		     const char *name, uint64_t *off)
 {
 	uint64_t mtype;
 
-	return ev->ti->ops->member(ev->ti->ctx, type, name, off, &mtype,
+	return t->bti->ops->member(t->bti->ctx, t->base, name, off, &mtype,
 				   ev->err);
 }
 
 /* The walk's STRUCT (*ST) and the offset *MEMBER of its PATH, which must
- * be a struct NODE (its type in *NODE_ID): "rbtree" and "hlist_nulls". */
+ * be a struct NODE (its type in *MT): "rbtree" and "hlist_nulls". */
 static int node_layout(struct ev *ev, const struct vs_ec_rule *r,
 		       const char *kw, const char *node, struct ev_type *st,
-		       uint64_t *member, uint64_t *node_id)
+		       uint64_t *member, struct ev_type *mt)
 {
-	uint64_t id, mtype;
-	struct ev_type mt;
+	uint64_t id;
 
 	if (ev->ti->ops->type_by_name(ev->ti->ctx, r->within_struct, &id,
 				      ev->err) < 0 ||
@@ -880,28 +944,26 @@ static int node_layout(struct ev *ev, const struct vs_ec_rule *r,
 	if (st->ptr || st->array || st->kind != VS_TI_STRUCT)
 		return vs_err(ev->err, "'%s %s': not a struct", kw,
 			      r->within_struct);
-	if (member_path(ev, st->base, r->within_member, member, &mtype) < 0 ||
-	    describe(ev, mtype, &mt) < 0)
+	if (member_path(ev, st, r->within_member, member, mt) < 0)
 		return vs_err_ctx(ev->err, "'%s %s:%s'", kw, r->within_struct,
 				  r->within_member);
-	if (mt.ptr || mt.array || !mt.name || strcmp(mt.name, node))
+	if (mt->ptr || mt->array || !mt->name || strcmp(mt->name, node))
 		return vs_err(ev->err, "'%s %s:%s': the member is not a "
 			      "struct %s", kw, r->within_struct,
 			      r->within_member, node);
-	*node_id = mt.base;
 	return 0;
 }
 
 static int rb_layout(struct ev *ev, const struct vs_ec_rule *r,
 		     struct ev_rb *rb)
 {
-	uint64_t node;
+	struct ev_type node;
 
 	if (node_layout(ev, r, "rbtree", "rb_node", &rb->st, &rb->member,
 			&node) < 0)
 		return -1;
-	if (rb_member(ev, node, "rb_left", &rb->left) < 0 ||
-	    rb_member(ev, node, "rb_right", &rb->right) < 0)
+	if (rb_member(ev, &node, "rb_left", &rb->left) < 0 ||
+	    rb_member(ev, &node, "rb_right", &rb->right) < 0)
 		return vs_err_ctx(ev->err, "struct rb_node");
 	return 0;
 }
@@ -918,7 +980,7 @@ static int head_first(struct ev *ev, const struct vs_ec_rule *r,
 	    strcmp(l->t.name, head) != 0)
 		return vs_err(ev->err, "'%s' is not a struct %s (for ... %s)",
 			      r->list.text, head, kw);
-	if (rb_member(ev, l->t.base, field, &off) < 0)
+	if (rb_member(ev, &l->t, field, &off) < 0)
 		return vs_err_ctx(ev->err, "struct %s", head);
 	return read_ptr(ev, l->vaddr + off, first);
 }
@@ -987,12 +1049,12 @@ struct ev_hn {
 static int hn_layout(struct ev *ev, const struct vs_ec_rule *r,
 		     struct ev_hn *hn)
 {
-	uint64_t node;
+	struct ev_type node;
 
 	if (node_layout(ev, r, "hlist_nulls", "hlist_nulls_node", &hn->st,
 			&hn->member, &node) < 0)
 		return -1;
-	if (rb_member(ev, node, "next", &hn->next) < 0)
+	if (rb_member(ev, &node, "next", &hn->next) < 0)
 		return vs_err_ctx(ev->err, "struct hlist_nulls_node");
 	return 0;
 }
@@ -1072,13 +1134,14 @@ static int cpu_possible(struct ev *ev, uint64_t mask, unsigned cpu,
 static int loop_percpu(struct ev *ev, const struct vs_ec_rule *r)
 {
 	uint64_t addr, type, nr = 0, offs, mask, off;
+	const struct vs_typeinfo *tti;
 	struct ev_type t;
 	int possible = 0;
 
 	if (ev->ti->ops->symbol(ev->ti->ctx, r->list.parts[0].name, &addr,
 				ev->err) < 0 ||
-	    type_of_symbol(ev, &r->list, &type) < 0 ||
-	    describe(ev, type, &t) < 0)
+	    type_of_symbol(ev, &r->list, &tti, &type) < 0 ||
+	    describe_in(ev, tti, type, &t) < 0)
 		return vs_err_ctx(ev->err, "'%s'", r->list.text);
 	if (read_global(ev, "nr_cpu_ids", 4, &nr) < 0 ||
 	    ev->ti->ops->symbol(ev->ti->ctx, "__per_cpu_offset", &offs,

@@ -53,6 +53,14 @@ struct vs_erase_modules {
 	 * skipped, as makedumpfile skips it); -1 with a message. */
 	int (*source)(void *ctx, const char *name,
 		      const struct vs_typeinfo **ti, struct vs_error *err);
+	/* The struct (KIND VS_TI_STRUCT) or union NAME that source FROM (a
+	 * module's) only declares, defined in the vmlinux or another loaded
+	 * module: 0 with *TI and *ID; 1 when none defines it; -1 with a
+	 * message (two different definitions).  NULL: none completed. */
+	int (*complete)(void *ctx, const struct vs_typeinfo *from,
+			enum vs_ti_kind kind, const char *name,
+			const struct vs_typeinfo **ti, uint64_t *id,
+			struct vs_error *err);
 };
 
 struct vs_erase_opts {

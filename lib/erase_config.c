@@ -285,7 +285,8 @@ static int parse_part(struct ec_parser *p, const struct ec_tok *t,
 	return 0;
 }
 
-/* "SYM:TYPE" -> the type is kept, the text loses it. */
+/* "SYM:TYPE" (or "SYM:TYPE@MODULE") -> the type and its module are
+ * kept, the text loses them. */
 static int split_type(struct ec_parser *p, const struct ec_tok *t,
 		      struct vs_ec_expr *e, const char **rest_out,
 		      size_t *first_len)
@@ -299,9 +300,9 @@ static int split_type(struct ec_parser *p, const struct ec_tok *t,
 		return 0;
 	if (colon[1] == '\0' || colon + 1 == dot)
 		return fail_at(p, t, "expected a type after ':' in '%s'", s);
-	e->type = strndup(colon + 1, (size_t)(s + *first_len - colon - 1));
-	if (!e->type)
-		return vs_err_oom(p->err, "out of memory");
+	if (split_module(p, t, colon + 1, (size_t)(s + *first_len - colon - 1),
+			 &e->type, &e->type_module) < 0)
+		return -1;
 	*first_len = (size_t)(colon - s);
 	return 0;
 }
@@ -886,6 +887,7 @@ static void free_expr(struct vs_ec_expr *e)
 	free(e->parts);
 	free(e->text);
 	free(e->type);
+	free(e->type_module);
 }
 
 /* What R owns (not R itself); nested loops at most EC_MAX_NEST deep. */

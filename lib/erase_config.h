@@ -15,7 +15,8 @@
  *   where   := "where" cond { "and" cond }      (at most 4)
  *   cond    := EXPR ("==" | "!=") ("&" SYMBOL ["@" MODULE] | NUMBER)
  *   erase   := "erase" EXPR [ "size" (NUMBER[K|M] | EXPR) | "nullify" ]
- *   EXPR    := NAME[":" TYPE] { "." NAME[":" TYPE ["@" MODULE] ["*"...]] },
+ *   EXPR    := NAME[":" TYPE ["@" MODULE]] { "." NAME[":" TYPE ["@" MODULE]
+ *              ["*"...]] },
  *              each NAME with an optional "[" INDEX "]" (vmsift's array
  *              indexing)
  *   PATH    := MEMBER { "." MEMBER }   (members of nested structs)
@@ -60,6 +61,8 @@ struct vs_ec_part {
 struct vs_ec_expr {
 	char *text;                  /* as written, less ":TYPE" (eraseinfo) */
 	char *type;                  /* SYMBOL:TYPE, or NULL */
+	char *type_module;           /* SYMBOL:TYPE@MODULE, or NULL: the
+					section's types */
 	struct vs_ec_part *parts;
 	unsigned nparts;
 	int line, col;

@@ -9,6 +9,11 @@
  * each section's module is looked up once; what the rules see is one
  * typeinfo whose symbol() is the module's table and whose types are its
  * DWARF or BTF.
+ *
+ * A struct the module only declares is completed (complete(), for
+ * erase.c) from the vmlinux, else from the other loaded modules, opened
+ * then and kept for later sections (typeinfo_complete.h); a config that
+ * meets no such declaration opens no other module.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -19,6 +24,7 @@
 #include "erase_modules.h"
 #include "modules.h"
 #include "typeinfo_btf.h"
+#include "typeinfo_complete.h"
 #include "typeinfo_dwarf.h"
 
 #define MAX_DEPTH 8                  /* directories below a search root */
@@ -29,7 +35,9 @@ struct em_one {
 	struct vs_module *mod;       /* NULL: not loaded */
 	struct vs_typeinfo types;    /* the module's DWARF or BTF */
 	struct vs_typeinfo ti;       /* what the rules see */
+	char *file;                  /* where its types are, for messages */
 	int failed;                  /* the module or its types unreadable */
+	struct vs_error why;         /* what failed */
 };
 
 struct vs_erase_mods {
@@ -38,6 +46,9 @@ struct vs_erase_mods {
 	char release[128];
 	struct em_one *v;
 	size_t n;
+	char (*loaded)[64];          /* the dump's modules, once listed */
+	size_t nloaded;
+	int listed;
 };
 
 /* --- the rules' view: the module's symbols, its types ------------------ */
@@ -91,6 +102,16 @@ static int mo_enumerator(void *ctx, const char *name, int64_t *value,
 	return o->types.ops->enumerator(o->types.ctx, name, value, err);
 }
 
+static int mo_member_at(void *ctx, uint64_t type, unsigned index,
+			const char **name, uint64_t *offset, uint64_t *mtype,
+			struct vs_error *err)
+{
+	const struct em_one *o = ctx;
+
+	return o->types.ops->member_at(o->types.ctx, type, index, name,
+				       offset, mtype, err);
+}
+
 static void mo_free(void *ctx)
 {
 	(void)ctx;                   /* vs_erase_mods_free() owns it */
@@ -103,6 +124,7 @@ static const struct vs_typeinfo_ops module_ops = {
 	.type_by_name = mo_type_by_name,
 	.type = mo_type,
 	.member = mo_member,
+	.member_at = mo_member_at,
 	.enumerator = mo_enumerator,
 	.free = mo_free,
 };
@@ -207,7 +229,8 @@ static int open_dwarf(struct vs_erase_mods *m, struct em_one *o,
 			continue;
 		/* a module without DWARF (stripped): look further */
 		if (vs_typeinfo_dwarf_open_module(&o->types, file, &last) == 0)
-			return 0;
+			return (o->file = strdup(file)) ? 0 :
+			       vs_err_oom(err, "out of memory");
 	}
 	if (last.msg[0]) {
 		*err = last;
@@ -250,6 +273,11 @@ static int open_btf(struct vs_erase_mods *m, struct em_one *o,
 		return vs_err_ctx(err, "module '%s': its BTF at 0x%llx (%llu "
 				  "bytes)", o->name, (unsigned long long)addr,
 				  (unsigned long long)size);
+	if (asprintf(&o->file, "the BTF of module '%s' in the dump",
+		     o->name) < 0) {
+		o->file = NULL;
+		return vs_err_oom(err, "out of memory");
+	}
 	return 0;
 }
 
@@ -296,6 +324,7 @@ static struct em_one *lookup(struct vs_erase_mods *m, const char *name,
 	snprintf(n->name, sizeof(n->name), "%s", name);
 	if (open_one(m, n, err) < 0) {
 		n->failed = 1;
+		n->why = *err;
 		return NULL;
 	}
 	return n;
@@ -308,13 +337,86 @@ static int source(void *ctx, const char *name, const struct vs_typeinfo **ti,
 
 	if (!o)
 		return -1;
-	if (o->failed)
-		return vs_err(err, "its symbols or types could not be read "
-			      "(see the section's first rule)");
+	if (o->failed) {
+		*err = o->why;
+		return -1;
+	}
 	if (!o->mod)
 		return 1;
 	*ti = &o->ti;
 	return 0;
+}
+
+/* --- declarations completed from the vmlinux or another module --------- */
+
+static int list_one(void *ctx, const char *name, struct vs_error *err)
+{
+	struct vs_erase_mods *m = ctx;
+	char (*v)[64];
+
+	if (m->nloaded % 64 == 0) {
+		v = realloc(m->loaded, (m->nloaded + 64) * sizeof(*v));
+		if (!v)
+			return vs_err_oom(err, "out of memory");
+		m->loaded = v;
+	}
+	snprintf(m->loaded[m->nloaded++], sizeof(*m->loaded), "%s", name);
+	return 0;
+}
+
+/* The names of the dump's modules, listed once. */
+static int list_loaded(struct vs_erase_mods *m, struct vs_error *err)
+{
+	if (m->listed)
+		return 0;
+	if (vs_module_each(m->kti, m->mem, list_one, m, err) < 0)
+		return -1;
+	m->listed = 1;
+	return 0;
+}
+
+struct em_places {
+	struct vs_erase_mods *m;
+	const struct vs_typeinfo *from;   /* the declaring module's */
+};
+
+/* Place 0: the vmlinux; then each loaded module but the declaring one,
+ * its types opened now (one without them is no place: skipped). */
+static int place(void *ctx, size_t i, struct vs_ti_place *p,
+		 struct vs_error *err)
+{
+	const struct em_places *a = ctx;
+	struct vs_erase_mods *m = a->m;
+	const char *vmlinux = vs_typeinfo_dwarf_path(m->base);
+	struct vs_error ignored;
+	struct em_one *o;
+
+	p->ti = NULL;
+	if (i == 0) {
+		p->ti = m->kti;
+		p->file = vmlinux ? vmlinux : "the kernel's BTF";
+		return 0;
+	}
+	if (list_loaded(m, err) < 0)
+		return -1;
+	if (i > m->nloaded)
+		return 1;
+	o = lookup(m, m->loaded[i - 1], &ignored);
+	if (o && !o->failed && o->mod && &o->ti != a->from) {
+		p->ti = &o->ti;
+		p->file = o->file;
+	}
+	return 0;
+}
+
+static int complete(void *ctx, const struct vs_typeinfo *from,
+		    enum vs_ti_kind kind, const char *name,
+		    const struct vs_typeinfo **ti, uint64_t *id,
+		    struct vs_error *err)
+{
+	struct em_places a = { ctx, from };
+
+	return vs_ti_complete(kind, name, place, &a, ti, id, err);
 }
 
 int vs_erase_mods_new(struct vs_erase_mods **out, const struct vs_typeinfo *kti,
@@ -342,8 +444,10 @@ void vs_erase_mods_free(struct vs_erase_mods *m)
 	for (size_t i = 0; i < m->n; i++) {
 		vs_typeinfo_free(&m->v[i].types);
 		vs_module_free(m->v[i].mod);
+		free(m->v[i].file);
 	}
 	free(m->v);
+	free(m->loaded);
 	free(m);
 }
 
@@ -351,4 +455,5 @@ void vs_erase_mods_ops(struct vs_erase_mods *m, struct vs_erase_modules *out)
 {
 	out->ctx = m;
 	out->source = source;
+	out->complete = complete;
 }

@@ -66,6 +66,16 @@ static int rl_member(void *ctx, uint64_t type, const char *member,
 				     mtype, err);
 }
 
+static int rl_member_at(void *ctx, uint64_t type, unsigned index,
+			const char **name, uint64_t *offset, uint64_t *mtype,
+			struct vs_error *err)
+{
+	const struct es_reloc *r = ctx;
+
+	return r->inner->ops->member_at(r->inner->ctx, type, index, name,
+					offset, mtype, err);
+}
+
 static int rl_enumerator(void *ctx, const char *name, int64_t *value,
 			 struct vs_error *err)
 {
@@ -86,6 +96,7 @@ static const struct vs_typeinfo_ops reloc_ops = {
 	.type_by_name = rl_type_by_name,
 	.type = rl_type,
 	.member = rl_member,
+	.member_at = rl_member_at,
 	.enumerator = rl_enumerator,
 	.free = rl_free,
 };

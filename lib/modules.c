@@ -163,9 +163,9 @@ static int fill(struct vs_module *m, const struct mod_layout *l,
 	return 0;
 }
 
-/* The module at list entry NODE: its name into M; 1 when it is NAME. */
+/* The module at list entry NODE: its address and name into M. */
 static int visit(struct vs_module *m, const struct mod_layout *l,
-		 const struct vs_erase_mem *mem, uint64_t node, const char *name,
+		 const struct vs_erase_mem *mem, uint64_t node,
 		 struct vs_error *err)
 {
 	memset(m, 0, sizeof(*m));
@@ -175,11 +175,16 @@ static int visit(struct vs_module *m, const struct mod_layout *l,
 		return vs_err_ctx(err, "the name of the module at 0x%llx",
 				  (unsigned long long)m->addr);
 	m->name[sizeof(m->name) - 1] = '\0';
-	return vs_module_name_eq(m->name, name);
+	return 0;
 }
 
+/* What walk() calls for each module M (its address and name read): 0
+ * goes on, 1 stops the walk (walk() returns 1), -1 fails. */
+typedef int (*walk_fn)(void *ctx, struct vs_module *m,
+		       const struct mod_layout *l, struct vs_error *err);
+
 static int walk(struct vs_module *m, const struct vs_typeinfo *kti,
-		const struct vs_erase_mem *mem, const char *name,
+		const struct vs_erase_mem *mem, walk_fn fn, void *ctx,
 		struct vs_error *err)
 {
 	struct mod_layout l;
@@ -203,11 +208,11 @@ static int walk(struct vs_module *m, const struct vs_typeinfo *kti,
 				      "end after %u modules",
 				      (unsigned long long)head,
 				      VS_MOD_MAX_LOADED);
-		ret = visit(m, &l, mem, node, name, err);
-		if (ret < 0)
+		if (visit(m, &l, mem, node, err) < 0)
 			return -1;
-		if (ret == 1)
-			return fill(m, &l, mem, err) < 0 ? -1 : 1;
+		ret = fn(ctx, m, &l, err);
+		if (ret != 0)
+			return ret;
 		if (read_ptr(mem, node, &node, err) < 0)
 			return vs_err_ctx(err, "the module list after module "
 					  "'%s'", m->name);
@@ -215,17 +220,33 @@ static int walk(struct vs_module *m, const struct vs_typeinfo *kti,
 	return 0;
 }
 
+struct find_arg {
+	const char *name;
+	const struct vs_erase_mem *mem;
+};
+
+static int find_one(void *ctx, struct vs_module *m,
+		    const struct mod_layout *l, struct vs_error *err)
+{
+	const struct find_arg *a = ctx;
+
+	if (!vs_module_name_eq(m->name, a->name))
+		return 0;
+	return fill(m, l, a->mem, err) < 0 ? -1 : 1;
+}
+
 int vs_module_find(struct vs_module **out, const struct vs_typeinfo *kti,
 		   const struct vs_erase_mem *mem, const char *name,
 		   struct vs_error *err)
 {
 	struct vs_module *m = calloc(1, sizeof(*m));
+	struct find_arg a = { name, mem };
 	int ret;
 
 	*out = NULL;
 	if (!m)
 		return vs_err_oom(err, "out of memory");
-	ret = walk(m, kti, mem, name, err);
+	ret = walk(m, kti, mem, find_one, &a, err);
 	if (ret == 1) {
 		*out = m;
 		return 0;
@@ -235,6 +256,30 @@ int vs_module_find(struct vs_module **out, const struct vs_typeinfo *kti,
 		return vs_err_ctx(err, "cannot find module '%s' in the dump",
 				  name);
 	return 0;
+}
+
+struct each_arg {
+	vs_module_each_fn fn;
+	void *ctx;
+};
+
+static int each_one(void *ctx, struct vs_module *m,
+		    const struct mod_layout *l, struct vs_error *err)
+{
+	const struct each_arg *a = ctx;
+
+	(void)l;
+	return a->fn(a->ctx, m->name, err);
+}
+
+int vs_module_each(const struct vs_typeinfo *kti,
+		   const struct vs_erase_mem *mem, vs_module_each_fn fn,
+		   void *ctx, struct vs_error *err)
+{
+	struct each_arg a = { fn, ctx };
+	struct vs_module m;
+
+	return walk(&m, kti, mem, each_one, &a, err);
 }
 
 void vs_module_free(struct vs_module *m)

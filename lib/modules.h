@@ -50,6 +50,16 @@ int vs_module_find(struct vs_module **out, const struct vs_typeinfo *kti,
 		   struct vs_error *err);
 void vs_module_free(struct vs_module *m);
 
+/* Each loaded module of the dump in the list's order: FN(CTX, NAME)
+ * (NAME valid during the call) returns 0 to go on, 1 to stop, -1 with a
+ * message.  vs_module_each() returns what stopped it (1), 0 at the
+ * list's end, -1 (FN's or the walk's error). */
+typedef int (*vs_module_each_fn)(void *ctx, const char *name,
+				 struct vs_error *err);
+int vs_module_each(const struct vs_typeinfo *kti,
+		   const struct vs_erase_mem *mem, vs_module_each_fn fn,
+		   void *ctx, struct vs_error *err);
+
 /* The address of symbol NAME in M's own symbol table: the first entry of
  * that name, as makedumpfile takes it.  Not found: -1, a message. */
 int vs_module_symbol(const struct vs_module *m, const char *name,

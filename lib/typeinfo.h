@@ -44,6 +44,9 @@ struct vs_ti_type {
 				 functions: the return type (0 or void) */
 	const char *name;     /* "task_struct", "char", NULL when anonymous;
 				 valid while the typeinfo lives */
+	int incomplete;       /* a struct or union this source only declares
+				 ("struct crypto_aes_ctx;"): no size, no
+				 members; its definition is elsewhere */
 };
 
 struct vs_typeinfo_ops {
@@ -65,6 +68,13 @@ struct vs_typeinfo_ops {
 	 * too: its byte offset and type. */
 	int (*member)(void *ctx, uint64_t type, const char *member,
 		      uint64_t *offset, uint64_t *mtype, struct vs_error *err);
+	/* The INDEX-th member (0 on) of a struct or union type, as declared
+	 * (an anonymous member is one, NAME NULL): its name, byte offset and
+	 * type; 1 past the last.  What a layout digest walks
+	 * (vs_ti_layout_digest()). */
+	int (*member_at)(void *ctx, uint64_t type, unsigned index,
+			 const char **name, uint64_t *offset, uint64_t *mtype,
+			 struct vs_error *err);
 	/* The value of an enumerator (NUMBER() values such as PG_lru). */
 	int (*enumerator)(void *ctx, const char *name, int64_t *value,
 			  struct vs_error *err);

@@ -206,17 +206,20 @@ static int64_t find_kind(const struct ti_btf *b, const char *name,
 
 static int64_t find_named(const struct ti_btf *b, const char *name)
 {
+	/* a declaration last ("struct x;": BTF_KIND_FWD), which a
+	 * [module] section completes from elsewhere (typeinfo_complete.h) */
 	static const int any[] = { BTF_KIND_STRUCT, BTF_KIND_UNION,
 				   BTF_KIND_TYPEDEF, BTF_KIND_INT,
 				   BTF_KIND_ENUM, BTF_KIND_ENUM64,
-				   BTF_KIND_FLOAT };
-	static const int st[] = { BTF_KIND_STRUCT }, un[] = { BTF_KIND_UNION };
+				   BTF_KIND_FLOAT, BTF_KIND_FWD };
+	static const int st[] = { BTF_KIND_STRUCT, BTF_KIND_FWD };
+	static const int un[] = { BTF_KIND_UNION, BTF_KIND_FWD };
 	static const int en[] = { BTF_KIND_ENUM, BTF_KIND_ENUM64 };
 
 	if (!strncmp(name, "struct ", 7))
-		return find_kind(b, name + 7, st, 1);
+		return find_kind(b, name + 7, st, 2);
 	if (!strncmp(name, "union ", 6))
-		return find_kind(b, name + 6, un, 1);
+		return find_kind(b, name + 6, un, 2);
 	if (!strncmp(name, "enum ", 5))
 		return find_kind(b, name + 5, en, 2);
 	if (!strcmp(name, "void"))
@@ -296,6 +299,10 @@ static void describe(const struct ti_btf *b, uint32_t id,
 	} else if (btf_is_struct(t) || btf_is_union(t)) {
 		out->kind = btf_is_struct(t) ? VS_TI_STRUCT : VS_TI_UNION;
 		out->size = t->size;
+	} else if (btf_is_fwd(t)) {
+		/* "struct x;": no size, no members here */
+		out->kind = btf_kflag(t) ? VS_TI_UNION : VS_TI_STRUCT;
+		out->incomplete = 1;
 	} else if (btf_is_func(t) || btf_is_func_proto(t)) {
 		out->kind = VS_TI_FUNC;
 		/* a prototype's return type (a function's prototype) */
@@ -406,6 +413,29 @@ static int ti_member(void *ctx, uint64_t type, const char *member,
 	return ret < 0 ? -1 : 0;
 }
 
+static int ti_member_at(void *ctx, uint64_t type, unsigned index,
+			const char **name, uint64_t *offset, uint64_t *mtype,
+			struct vs_error *err)
+{
+	const struct ti_btf *b = ctx;
+	const struct btf_type *t;
+	uint32_t id;
+
+	if (type == 0 || (type & PTR_FLAG) || type - 1 > UINT32_MAX ||
+	    resolve(b, (uint32_t)(type - 1), &id, &t, err) < 0 ||
+	    !btf_is_composite(t))
+		return vs_err(err, "type id 0x%llx is not a struct or union",
+			      (unsigned long long)type);
+	if (index >= btf_vlen(t))
+		return 1;
+	*name = btf__name_by_offset(b->btf, btf_members(t)[index].name_off);
+	if (*name && !**name)
+		*name = NULL;
+	*offset = btf_member_bit_offset(t, index) / 8;
+	*mtype = (uint64_t)btf_members(t)[index].type + 1;
+	return 0;
+}
+
 static int enum_value(const struct ti_btf *b, const struct btf_type *t,
 		      const char *name, int64_t *value)
 {
@@ -457,6 +487,7 @@ static const struct vs_typeinfo_ops btf_ops = {
 	.type_by_name = ti_type_by_name,
 	.type = ti_type,
 	.member = ti_member,
+	.member_at = ti_member_at,
 	.enumerator = ti_enumerator,
 	.free = ti_free,
 };

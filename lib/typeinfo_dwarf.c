@@ -724,6 +724,10 @@ static int dw_type(void *ctx, uint64_t type, struct vs_ti_type *out,
 	}
 	out->kind = kind_of(&die);
 	out->name = dwarf_diename(&die);
+	/* a declaration no definition in this file completed */
+	out->incomplete = (out->kind == VS_TI_STRUCT ||
+			   out->kind == VS_TI_UNION) &&
+			  has_attr(&die, DW_AT_declaration);
 	/* a function's target: its return type (0: void) */
 	if (out->kind == VS_TI_PTR || out->kind == VS_TI_ARRAY ||
 	    out->kind == VS_TI_FUNC)
@@ -839,6 +843,36 @@ static int dw_member(void *ctx, uint64_t type, const char *member,
 	return 0;
 }
 
+/* The INDEX-th DW_TAG_member child of the struct or union TYPE. */
+static int dw_member_at(void *ctx, uint64_t type, unsigned index,
+			const char **name, uint64_t *offset, uint64_t *mtype,
+			struct vs_error *err)
+{
+	const struct dw_ctx *c = ctx;
+	Dwarf_Die die, m;
+	unsigned i = 0;
+	int is_void;
+
+	if (type >> PTR_SHIFT || resolve(c, type, &die, &is_void) < 0 ||
+	    is_void || (kind_of(&die) != VS_TI_STRUCT &&
+			kind_of(&die) != VS_TI_UNION))
+		return vs_err(err, "type 0x%llx is not a struct or union",
+			      (unsigned long long)type);
+	if (dwarf_child(&die, &m) != 0)
+		return 1;
+	do {
+		if (dwarf_tag(&m) != DW_TAG_member || i++ < index)
+			continue;
+		*name = dwarf_diename(&m);
+		if (member_offset(&m, offset) < 0 || type_attr(c, &m, mtype) < 0)
+			return vs_err(err, "member %u of type 0x%llx has no "
+				      "offset or type", index,
+				      (unsigned long long)type);
+		return 0;
+	} while (dwarf_siblingof(&m, &m) == 0);
+	return 1;
+}
+
 static int dw_enumerator(void *ctx, const char *name, int64_t *value,
 			 struct vs_error *err)
 {
@@ -858,6 +892,7 @@ static const struct vs_typeinfo_ops dwarf_ops = {
 	.type_by_name = dw_type_by_name,
 	.type = dw_type,
 	.member = dw_member,
+	.member_at = dw_member_at,
 	.enumerator = dw_enumerator,
 	.free = dw_free,
 };

@@ -177,6 +177,34 @@ t_emod_errors() {
 	emod_x "$d/vml.conf" "$d/v.kd" && cmp "$d/n.kd" "$d/v.kd"
 }
 
+# Structs a module's debug information only declares (modules-decl.conf:
+# aesni_intel's struct simd_skcipher_alg, crypto_simd's; cryptd's struct
+# workqueue_struct, the kernel's), completed from the vmlinux or another
+# module: -x and the BTF form (modules-decl-btf.conf, one :TYPE@MODULE)
+# write the same file, and drgn, with the modules' debug files, finds
+# every place the rules name erased and the bytes around it untouched
+# (tests/tools/xmod_check.py).  A config that meets no declaration opens
+# no other module's debug file (strace, when installed).
+emod_decl_kos="$emod_kodir/kernel/arch/x86/crypto/aesni-intel.ko $emod_kodir/kernel/crypto/crypto_simd.ko $emod_kodir/kernel/crypto/cryptd.ko"
+t_emod_decl() {
+	local d=$work/out/emod ko
+	mkdir -p "$d"
+	rm -f "$d/decl-x.kd" "$d/decl-b.kd" "$d/plain.kd"
+	emod_x "$top/tests/data/erase/modules-decl.conf" "$d/decl-x.kd" || return 1
+	"$top/vmsift" --config "$top/tests/data/erase/modules-decl-btf.conf" -l -d 31 \
+		"$emod_vmcore" "$d/decl-b.kd" > /dev/null || return 1
+	cmp "$d/decl-x.kd" "$d/decl-b.kd" || return 1
+	# shellcheck disable=SC2086
+	timeout 300 /usr/bin/python3 "$top/tests/tools/xmod_check.py" "$emod_vmcore" \
+		"$erase_vmlinux" $emod_decl_kos -- "$d/decl-x.kd" "$d/decl-b.kd" || return 1
+	command -v strace > /dev/null || return 0
+	strace -f -e trace=openat -o "$d/open.log" "$top/vmsift" -x "$erase_vmlinux" \
+		--config "$emod_conf" -l -d 31 "$emod_vmcore" "$d/plain.kd" > /dev/null 2>&1 || return 1
+	ko=$(grep -o '[^/"]*\.ko"' "$d/open.log" | sort -u | tr -d '"' | tr '\n' ' ')
+	[ "$ko" = "dm-crypt.ko dm-mod.ko " ] ||
+		{ echo "modules.conf opened the debug files [$ko], want dm-crypt.ko and dm-mod.ko alone"; return 1; }
+}
+
 t_emod_unit() {
 	rm -f "$top/tests/unit/module_test"
 	make -s -C "$top/tests/unit" module_test || return 1
@@ -195,6 +223,13 @@ if [ -n "${erase_cmp:-}" ] && [ -f "${erase_vmlinux:-}" ] && [ -f "$emod_vmcore"
 	fi
 	run_test "erase_modules: the BTF form of the [module] rules, from the modules' own BTF, writes the file -x writes" \
 		t_emod_btf
+	# shellcheck disable=SC2086
+	if ls $emod_decl_kos > /dev/null 2>&1; then
+		run_test "erase_modules: structs a module only declares, completed from another module or the vmlinux: -x and BTF the same file, drgn's places erased" \
+			t_emod_decl
+	else
+		log "# skipped: erase_modules declarations (aesni-intel.ko, crypto_simd.ko, cryptd.ko: a cache made before fetch_dbg_vmlinux extracted them)"
+	fi
 	if [ "${VMSIFT_ERASE_FULL:-0}" = 1 ]; then
 		run_test "erase_modules: a module not loaded skips its section; a missing symbol or debug file refuses the dump; --erase-ignore-missing goes on" \
 			t_emod_errors

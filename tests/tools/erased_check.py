@@ -563,6 +563,43 @@ def secrets(prog, want):
     return out
 
 
+def check_places(prog, raw, found, dumps, tfm_ok=False):
+    """Each place of FOUND ((name, address, size), drgn's, in RAW) all
+    'X' in every DUMP, the bytes around it RAW's: the number of faults."""
+    bad = 0
+    for name, addr, size in found:
+        ref = prog.read(addr - PAD, size + 2 * PAD)
+        want_out = expected(ref, addr - PAD, found)
+        secret = ref[PAD:PAD + size]
+        if secret in (b"\0" * size, b"X" * size):
+            # A key the kernel or a program made may hold zeros (6.12
+            # and 7.3 guests have one): still checked erased below; the
+            # known keys (--key) are what proves the check is not empty.
+            print("%s in %s holds no data: %r" % (name, raw, secret[:16]))
+            bad += (" key " not in name and not name.startswith("dm ")
+                    and not name.startswith("sock "))
+        for path in dumps:
+            k = kdumpfile.kdumpfile(path)
+            k.attr["addrxlat.ostype"] = "linux"
+            got = read_around(k, addr, size, want_out)
+            if got[PAD:PAD + size] != b"X" * size:
+                print("%s: %s at 0x%x (%d bytes) not erased: %r"
+                      % (path, name, addr, size, got[PAD:PAD + 16]))
+                bad += 1
+            if tfm_ok and got != want_out:
+                near = ctx_neighbours(prog, got, want_out, addr - PAD)
+                want_out = expected(ref, addr - PAD, found + near)
+                for what, _, _ in near:
+                    print("%s: beside %s: %s, erased" % (path, name, what),
+                          file=sys.stderr)
+            if got[:PAD] != want_out[:PAD] or got[PAD + size:] != want_out[PAD + size:]:
+                print("%s: bytes around %s changed" % (path, name))
+                bad += 1
+        print("%s at 0x%x, %d bytes: checked in %d dump(s)"
+              % (name, addr, size, len(dumps)), file=sys.stderr)
+    return bad
+
+
 def arg_bytes(text):
     return bytes.fromhex(text[4:]) if text.startswith("hex:") else text.encode()
 
@@ -638,37 +675,9 @@ def main():
         found += payloads
     if ktls:
         found += ktls_secrets(prog, ktls, lib)
-    for name, addr, size in found:
-        ref = prog.read(addr - PAD, size + 2 * PAD)
-        want_out = expected(ref, addr - PAD, found)
-        secret = ref[PAD:PAD + size]
-        if secret in (b"\0" * size, b"X" * size):
-            # A key the kernel or a program made may hold zeros (6.12
-            # and 7.3 guests have one): still checked erased below; the
-            # known keys (--key) are what proves the check is not empty.
-            print("%s in %s holds no data: %r" % (name, raw, secret[:16]))
-            bad += (" key " not in name and not name.startswith("dm ")
-                    and not name.startswith("sock "))
-        for path in dumps:
-            k = kdumpfile.kdumpfile(path)
-            k.attr["addrxlat.ostype"] = "linux"
-            got = read_around(k, addr, size, want_out)
-            if got[PAD:PAD + size] != b"X" * size:
-                print("%s: %s at 0x%x (%d bytes) not erased: %r"
-                      % (path, name, addr, size, got[PAD:PAD + 16]))
-                bad += 1
-            if tfm_ok and got != want_out:
-                near = ctx_neighbours(prog, got, want_out, addr - PAD)
-                want_out = expected(ref, addr - PAD, found + near)
-                for what, _, _ in near:
-                    print("%s: beside %s: %s, erased" % (path, name, what),
-                          file=sys.stderr)
-            if got[:PAD] != want_out[:PAD] or got[PAD + size:] != want_out[PAD + size:]:
-                print("%s: bytes around %s changed" % (path, name))
-                bad += 1
-        print("%s at 0x%x, %d bytes: checked in %d dump(s)"
-              % (name, addr, size, len(dumps)), file=sys.stderr)
+    bad += check_places(prog, raw, found, dumps, tfm_ok)
     sys.exit(1 if bad else 0)
 
 
-main()
+if __name__ == "__main__":
+    main()
