@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../../lib/erase.h"
+#include "../../lib/typeinfo_complete.h"
 #include "check.h"
 #include "erase_world.h"
 #include "ti_spec.h"
@@ -593,6 +594,188 @@ static void test_count_nest_module(struct world *w)
 	w->opts.modules = NULL;
 }
 
+/* Structs a module only declares (issue 13), completed as
+ * lib/typeinfo_complete.c does: the kernel's definition first (struct
+ * shared: 16 bytes, key at 8, not module a's 64 with key at 32), else
+ * the other modules' (secret: a's and b's the same layout, key at 16),
+ * two different ones refused naming both files (twice), none: still
+ * only declared (lost).  Rules run in [mod]; its globals point into
+ * 0x3b00.. of the world's memory. */
+#define XM_OBJ 0x3a00u
+static const char xm_kernel[] =
+	"type 1 int 1 0 0 char\n"
+	"type 2 array 8 8 1 -\n"
+	"type 3 struct 16 0 0 shared\n"
+	"member 3 key 8 2\n";
+static const char xm_mod[] =
+	"type 1 fwd 0 0 0 secret\n"
+	"type 2 ptr 8 0 1 -\n"
+	"type 3 fwd 0 0 0 shared\n"
+	"type 4 ptr 8 0 3 -\n"
+	"type 5 fwd 0 0 0 twice\n"
+	"type 6 ptr 8 0 5 -\n"
+	"type 7 fwd 0 0 0 lost\n"
+	"type 8 ptr 8 0 7 -\n"
+	"sym holder 0xffff888000103a00 2\n"
+	"sym sharer 0xffff888000103a08 4\n"
+	"sym twicer 0xffff888000103a10 6\n"
+	"sym lost 0xffff888000103a18 8\n";
+static const char xm_a[] =
+	"type 1 int 1 0 0 char\n"
+	"type 2 array 16 16 1 -\n"
+	"type 3 struct 32 0 0 secret\n"
+	"member 3 key 16 2\n"
+	"type 4 struct 64 0 0 shared\n"
+	"member 4 key 32 2\n"
+	"type 5 struct 8 0 0 twice\n"
+	"member 5 x 0 1\n";
+static const char xm_b[] =
+	"type 9 int 1 0 0 char\n"
+	"type 8 array 16 16 9 -\n"
+	"type 7 struct 32 0 0 secret\n"
+	"member 7 key 16 8\n"
+	"type 5 struct 16 0 0 twice\n"
+	"member 5 x 8 9\n";
+
+struct xm {
+	struct tis spec[4];          /* the kernel, mod, a, b */
+	struct vs_typeinfo ti[4];
+	const struct vs_typeinfo *from;
+	unsigned opened;             /* modules looked at past the kernel */
+};
+
+static int xm_source(void *ctx, const char *name,
+		     const struct vs_typeinfo **ti, struct vs_error *err)
+{
+	static const char *const names[] = { "mod", "a", "b" };
+	struct xm *x = ctx;
+
+	(void)err;
+	for (int i = 0; i < 3; i++)
+		if (strcmp(name, names[i]) == 0) {
+			*ti = &x->ti[i + 1];
+			return 0;
+		}
+	return 1;
+}
+
+static int xm_place(void *ctx, size_t i, struct vs_ti_place *p,
+		    struct vs_error *err)
+{
+	static const char *const files[] = { "vmlinux", "mod.ko", "a.ko",
+					     "b.ko" };
+	struct xm *x = ctx;
+
+	(void)err;
+	if (i >= 4)
+		return 1;
+	x->opened += i > 0;
+	p->ti = &x->ti[i] == x->from ? NULL : &x->ti[i];
+	p->file = files[i];
+	return 0;
+}
+
+static int xm_complete(void *ctx, const struct vs_typeinfo *from,
+		       enum vs_ti_kind kind, const char *name,
+		       const struct vs_typeinfo **ti, uint64_t *id,
+		       struct vs_error *err)
+{
+	struct xm *x = ctx;
+
+	x->from = from;
+	return vs_ti_complete(kind, name, xm_place, x, ti, id, err);
+}
+
+static struct vs_erase *xm_build(struct world *w, struct xm *x,
+				 const char *text)
+{
+	struct vs_erase_config *c;
+	struct vs_erase *e = NULL;
+
+	vs_err_clear(&w->err);
+	if (vs_erase_config_parse(text, strlen(text), "t.conf", &c,
+				  &w->err) < 0)
+		return NULL;
+	if (vs_erase_build(&e, c, &x->ti[0], &w->em, &w->opts, &w->err) < 0)
+		e = NULL;
+	vs_erase_config_free(c);
+	return e;
+}
+
+/* TEXT gives the one range (OFF, SIZE) or, with FRAG, fails with it. */
+static void xm_expect(struct world *w, struct xm *x, const char *text,
+		      uint32_t off, uint64_t size, const char *frag)
+{
+	struct vs_erase *e = xm_build(w, x, text);
+	uint64_t v = 0, n = 0;
+	int nul;
+
+	if (frag) {
+		CHECK(e == NULL);
+		if (!CHECK(strstr(w->err.msg, frag) != NULL))
+			fprintf(stderr, "  %s\n  wanted \"%s\" in \"%s\"\n",
+				text, frag, w->err.msg);
+		vs_erase_free(e);
+		return;
+	}
+	if (!CHECK(e != NULL)) {
+		fprintf(stderr, "  %s\n  error: %s\n", text, w->err.msg);
+		return;
+	}
+	CHECK_U64(vs_erase_nranges(e), 1);
+	if (vs_erase_nranges(e) == 1)
+		vs_erase_range(e, 0, &v, &n, &nul);
+	CHECK_U64(v, VBASE + off);
+	CHECK_U64(n, size);
+	vs_erase_free(e);
+}
+
+static void test_declared(struct world *w)
+{
+	const char *const text[] = { xm_kernel, xm_mod, xm_a, xm_b };
+	static struct xm x;
+	struct vs_erase_modules mods = { &x, xm_source, xm_complete };
+
+	memset(&x, 0, sizeof(x));
+	for (int i = 0; i < 4; i++) {
+		if (tis_parse(&x.spec[i], text[i]) < 0)
+			abort();
+		x.ti[i].ops = &tis_ops;
+		x.ti[i].ctx = &x.spec[i];
+	}
+	for (uint32_t i = 0; i < 4; i++)
+		put64(&w->mem, XM_OBJ + 8 * i, va(XM_OBJ + 0x100 * (i + 1)));
+	w->opts.modules = &mods;
+	/* the kernel's, and no module looked at */
+	xm_expect(w, &x, "[mod]\nerase sharer.key", XM_OBJ + 0x200 + 8, 8,
+		  NULL);
+	CHECK_U64(x.opened, 0);
+	/* a module's (a's and b's alike), its size for the whole */
+	xm_expect(w, &x, "[mod]\nerase holder.key", XM_OBJ + 0x100 + 16, 16,
+		  NULL);
+	xm_expect(w, &x, "[mod]\nerase holder", XM_OBJ + 0x100, 32, NULL);
+	CHECK(x.opened > 0);
+	/* SYMBOL:TYPE@MODULE: b's own */
+	xm_expect(w, &x, "[mod]\nerase holder:secret@b*.key",
+		  XM_OBJ + 0x100 + 16, 16, NULL);
+	xm_expect(w, &x, "[mod]\nerase holder:secret@c*.key", 0, 0,
+		  "'holder:secret*@c': no module 'c' loaded in the dump");
+	xm_expect(w, &x, "[mod]\nerase twicer.x", 0, 0,
+		  "struct 'twice' is only declared here and defined "
+		  "differently in a.ko and in b.ko");
+	xm_expect(w, &x, "[mod]\nerase lost.key", 0, 0,
+		  "no member 'key': struct 'lost' is only declared, and "
+		  "defined in neither the vmlinux nor another loaded module");
+	/* without completion (no callback): the declaration stays one */
+	mods.complete = NULL;
+	xm_expect(w, &x, "[mod]\nerase holder.key", 0, 0,
+		  "struct 'secret' is only declared");
+	w->opts.modules = NULL;
+	for (int i = 0; i < 4; i++)
+		tis_free(&x.spec[i]);
+	make_kernel(&w->mem);
+}
+
 #define SOCKS "for b in hinfo:hinfo.ehash count hinfo:hinfo.mask+1\n" \
 	" for s in b.chain hlist_nulls sk:common.nulls"
 #define GCTX "s.data:tfm*.__crt_ctx:gctx"
@@ -894,6 +1077,7 @@ int main(int argc, char **argv)
 	world_init(&w);
 	test_additions(&w);
 	test_count_nest_module(&w);
+	test_declared(&w);
 	test_sockets(&w);
 	test_bad_trees_and_cpus(&w);
 	test_lone_erases(&w);

@@ -7,7 +7,9 @@
  *                                 unknown (as BTF: use SYMBOL:TYPE)
  *   type ID KIND SIZE NELEM TARGET NAME
  *                                 KIND int|ptr|array|struct|union|func|other,
- *                                 NAME "-" when anonymous
+ *                                 or fwd (a struct only declared: no
+ *                                 size, no members), NAME "-" when
+ *                                 anonymous
  *   member ID NAME OFFSET TYPE    a member of struct/union ID
  *
  * Numbers in C syntax (0x...).  Used by erase_test.c (a hand-written
@@ -52,7 +54,7 @@ static enum vs_ti_kind tis_kind(const char *s)
 	for (int i = 0; i < 7; i++)
 		if (strcmp(s, k[i]) == 0)
 			return (enum vs_ti_kind)i;
-	return VS_TI_OTHER;
+	return strcmp(s, "fwd") == 0 ? VS_TI_STRUCT : VS_TI_OTHER;
 }
 
 static void tis_add_type(struct tis *s, uint64_t id, enum vs_ti_kind kind,
@@ -117,6 +119,7 @@ static int tis_line(struct tis *s, char *line)
 		tis_add_type(s, tis_num(w[1]), tis_kind(w[2]), tis_num(w[3]),
 			     tis_num(w[4]), tis_num(w[5]),
 			     strcmp(name, "-") ? name : "");
+		s->types[s->ntypes - 1].t.incomplete = !strcmp(w[2], "fwd");
 		return 0;
 	}
 	if (strcmp(w[0], "member") == 0 && n == 5) {
@@ -251,6 +254,23 @@ static int tis_member(void *ctx, uint64_t type, const char *member,
 		      t ? t->name : "?", member);
 }
 
+static int tis_member_at(void *ctx, uint64_t type, unsigned index,
+			 const char **name, uint64_t *offset, uint64_t *mtype,
+			 struct vs_error *err)
+{
+	const struct tis *s = ctx;
+
+	(void)err;
+	for (size_t i = 0; i < s->nmembers; i++)
+		if (s->members[i].type == type && index-- == 0) {
+			*name = s->members[i].name;
+			*offset = s->members[i].off;
+			*mtype = s->members[i].mtype;
+			return 0;
+		}
+	return 1;
+}
+
 static int tis_enumerator(void *ctx, const char *name, int64_t *value,
 			  struct vs_error *err)
 {
@@ -276,6 +296,7 @@ static const struct vs_typeinfo_ops tis_ops = {
 	.type_by_name = tis_type_by_name,
 	.type = tis_type,
 	.member = tis_member,
+	.member_at = tis_member_at,
 	.enumerator = tis_enumerator,
 	.free = tis_free,
 };
