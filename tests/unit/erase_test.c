@@ -251,6 +251,8 @@ static void test_parse_errors(void)
 		{ "erase a.b:c@\n", "t.conf:1:7: '@' in 'a.b:c@' is not '@MODULE'" },
 		{ "erase a.b:c@d.e*\n", "t.conf:1:7: 'e*' in 'a.b:c@d.e*' is not a name" },
 		{ "erase a.b:c@m/x*\n", "'@m/x*' in 'a.b:c@m/x*' is not '@MODULE'" },
+		{ "erase a:c@\n", "t.conf:1:7: '@' in 'a:c@' is not '@MODULE'" },
+		{ "erase a:c@m/x*.b\n", "'@m/x*' in 'a:c@m/x*.b' is not '@MODULE'" },
 		{ "for k in x where k.t == &a@\nerase k\nendfor", "t.conf:1:25: '&a@' is not '&SYMBOL' or '&SYMBOL@MODULE'" },
 		{ "for k in x where k.t == &a@b@c\nerase k\nendfor", "'&a@b@c' is not '&SYMBOL'" },
 		{ "erase count", "t.conf:1:7: expected a symbol after 'erase', found 'count'" },
@@ -310,7 +312,8 @@ static void test_parse_additions(void)
 		"  erase k.payload.data[0]:user_key_payload*.data size "
 		"k.payload.data[0]:user_key_payload*.datalen\nendfor\n"
 		"for c in crngs:crng percpu where c.generation == 0x10\n"
-		"  erase c.key\nendfor\n";
+		"  erase c.key\nendfor\n"
+		"erase alg:simd_alg@crypto_simd*.name\n";
 	struct vs_erase_config *c;
 	const struct vs_ec_expr *x;
 	struct vs_error err;
@@ -320,7 +323,7 @@ static void test_parse_additions(void)
 		fprintf(stderr, "  %s\n", err.msg);
 		return;
 	}
-	CHECK_U64(c->nrules, 2);
+	CHECK_U64(c->nrules, 3);
 	CHECK_U64(c->rules[0].loop, VS_EC_RBTREE);
 	CHECK_STR(c->rules[0].within_struct, "key");
 	CHECK_STR(c->rules[0].within_member, "serial_node");
@@ -342,6 +345,12 @@ static void test_parse_additions(void)
 	CHECK_U64(c->rules[1].where[0].negate, 0);
 	CHECK(c->rules[1].where[0].sym == NULL);
 	CHECK_U64(c->rules[1].where[0].value, 16);
+	/* SYMBOL:TYPE@MODULE: the module kept apart, the text without both */
+	x = &c->rules[2].erases[0].target;
+	CHECK_STR(x->type, "simd_alg*");
+	CHECK_STR(x->type_module, "crypto_simd");
+	CHECK_STR(x->text, "alg.name");
+	CHECK(c->rules[1].list.type_module == NULL);
 	vs_erase_config_free(c);
 }
 
