@@ -1051,6 +1051,9 @@ static int write_seeds(const char *dir)
 		" erase b.chain\nendfor\n",
 		USER_RULE("==", "key_type_nope?") USER_RULE("==",
 		"key_type_user@vmlinux?") USER_RULE("!=", "key_type_logon?"),
+		"erase init_task:task_struct@vmlinux.comm\n"
+		"erase saved_command_line:char@vmlinux*\n"
+		"[mod]\nerase x:t@m*.y\n",
 	};
 	struct world *w = calloc(1, sizeof(*w));
 
