@@ -475,6 +475,16 @@ static int apply_cast(struct ev *ev, struct ev_val *v,
 	return finish(ev, v);
 }
 
+/* T, a struct or union that stayed a declaration (complete_base()):
+ * no size, no members. */
+static int undefined(struct ev *ev, const struct ev_type *t)
+{
+	return vs_err(ev->err, "%s '%s' is only declared, and defined in "
+		      "neither the vmlinux nor another loaded module",
+		      t->kind == VS_TI_UNION ? "union" : "struct",
+		      t->name ? t->name : "?");
+}
+
 static int step_member(struct ev *ev, struct ev_val *v,
 		       const struct vs_ec_part *part)
 {
@@ -485,12 +495,10 @@ static int step_member(struct ev *ev, struct ev_val *v,
 		return vs_err(ev->err, "'%s' is not a struct or union: no "
 			      "member '%s'", v->t.name ? v->t.name : "?",
 			      part->name);
-	if (v->t.incomplete)
-		return vs_err(ev->err, "no member '%s': %s '%s' is only "
-			      "declared, and defined in neither the vmlinux "
-			      "nor another loaded module", part->name,
-			      v->t.kind == VS_TI_UNION ? "union" : "struct",
-			      v->t.name ? v->t.name : "?");
+	if (v->t.incomplete) {
+		undefined(ev, &v->t);
+		return vs_err_ctx(ev->err, "no member '%s'", part->name);
+	}
 	if (ti->ops->member(ti->ctx, v->t.base, part->name, &off, &mtype,
 			    ev->err) < 0)
 		return -1;
@@ -599,6 +607,12 @@ static int eval_erase(struct ev *ev, const struct vs_ec_erase *er)
 	else if (er->size_kind == VS_EC_SIZE_EXPR) {
 		if (eval_size(ev, &er->size_expr, &size) < 0)
 			return -1;
+	} else if (v.t.incomplete && !v.t.array) {
+		if (!v.vaddr)
+			return 0;
+		undefined(ev, &v.t);
+		return vs_err_ctx(ev->err, "'%s': no size (give 'size N')",
+				  er->target.text);
 	} else if (v.t.array)
 		size = v.t.nelem * (v.t.ptr ? ev->mem->ptr_size : v.t.size);
 	else

@@ -775,6 +775,13 @@ static void test_declared(struct world *w)
 	xm_expect(w, &x, "[mod]\nerase lost.key", 0, 0,
 		  "no member 'key': struct 'lost' is only declared, and "
 		  "defined in neither the vmlinux nor another loaded module");
+	xm_expect(w, &x, "[mod]\nerase lost", 0, 0,
+		  "'lost': no size (give 'size N'): struct 'lost' is only "
+		  "declared");
+	xm_expect(w, &x, "[mod]\nerase lost size 4", XM_OBJ + 0x400, 4,
+		  NULL);
+	xm_expect(w, &x, "[mod]\nerase lost nullify", XM_OBJ + 0x18, 8,
+		  NULL);
 	/* without completion (no callback): the declaration stays one */
 	mods.complete = NULL;
 	xm_expect(w, &x, "[mod]\nerase holder.key", 0, 0,
