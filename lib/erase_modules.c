@@ -28,7 +28,8 @@
 #include "typeinfo_dwarf.h"
 
 #define MAX_DEPTH 8                  /* directories below a search root */
-#define MAX_SECTIONS 256             /* distinct modules named */
+#define MAX_SECTIONS 1024            /* distinct modules named or looked
+					at for a declaration */
 
 struct em_one {
 	char name[64];               /* as the section names it */
@@ -37,7 +38,8 @@ struct em_one {
 	struct vs_typeinfo ti;       /* what the rules see */
 	char *file;                  /* where its types are, for messages */
 	int failed;                  /* the module or its types unreadable */
-	struct vs_error why;         /* what failed */
+	char *why;                   /* what failed (NULL: out of memory) */
+	enum vmsift_status why_status;
 };
 
 struct vs_erase_mods {
@@ -324,7 +326,8 @@ static struct em_one *lookup(struct vs_erase_mods *m, const char *name,
 	snprintf(n->name, sizeof(n->name), "%s", name);
 	if (open_one(m, n, err) < 0) {
 		n->failed = 1;
-		n->why = *err;
+		n->why = strdup(err->msg);
+		n->why_status = err->status;
 		return NULL;
 	}
 	return n;
@@ -337,10 +340,9 @@ static int source(void *ctx, const char *name, const struct vs_typeinfo **ti,
 
 	if (!o)
 		return -1;
-	if (o->failed) {
-		*err = o->why;
-		return -1;
-	}
+	if (o->failed)
+		return o->why ? vs_err_st(err, o->why_status, "%s", o->why) :
+				vs_err_oom(err, "out of memory");
 	if (!o->mod)
 		return 1;
 	*ti = &o->ti;
@@ -388,8 +390,9 @@ static int place(void *ctx, size_t i, struct vs_ti_place *p,
 	const struct em_places *a = ctx;
 	struct vs_erase_mods *m = a->m;
 	const char *vmlinux = vs_typeinfo_dwarf_path(m->base);
-	struct vs_error ignored;
+	struct vs_error why;
 	struct em_one *o;
+	size_t before;
 
 	p->ti = NULL;
 	if (i == 0) {
@@ -401,7 +404,13 @@ static int place(void *ctx, size_t i, struct vs_ti_place *p,
 		return -1;
 	if (i > m->nloaded)
 		return 1;
-	o = lookup(m, m->loaded[i - 1], &ignored);
+	before = m->n;
+	o = lookup(m, m->loaded[i - 1], &why);
+	if (!o && m->n == before) {         /* no room: not a skip */
+		*err = why;
+		return -1;
+	}
+	/* a module without debug information or BTF: no place */
 	if (o && !o->failed && o->mod && &o->ti != a->from) {
 		p->ti = &o->ti;
 		p->file = o->file;
@@ -445,6 +454,7 @@ void vs_erase_mods_free(struct vs_erase_mods *m)
 		vs_typeinfo_free(&m->v[i].types);
 		vs_module_free(m->v[i].mod);
 		free(m->v[i].file);
+		free(m->v[i].why);
 	}
 	free(m->v);
 	free(m->loaded);
