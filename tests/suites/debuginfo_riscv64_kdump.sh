@@ -14,7 +14,9 @@
 #   - -x gives the note's eleven riscv64 lines (phys_ram_base, PAGE_OFFSET,
 #     VMALLOC_*, VA_BITS, VMEMMAP_*, MODULES_*, KERNEL_LINK_ADDR,
 #     va_kernel_pa_offset) byte for byte (tests/unit/di_keys);
-#   - -x -l -d 1 and -d 31: the note's bitmaps, every page read back;
+#   - -x -l -d 1 and -d 31: the note's bitmaps, and upstream makedumpfile's
+#     with the note (the digests carried in $drk_name.expected), every page
+#     read back;
 #   - each cross-check refuses a copy with one kernel variable changed
 #     (tests/tools/kva_patch.py at the address drgn gives): exit 1, the
 #     message names the key, no file;
@@ -97,16 +99,19 @@ t_drk_keys() {
 	diff "$drk_out/keys.note" "$drk_out/keys.x"
 }
 
-# t_drk_level LEVEL: -x without the note gives the note's bitmaps, every
-# page read back.
+# t_drk_level LEVEL: -x without the note gives the note's bitmaps and
+# upstream makedumpfile's with the note (its carried digest), every page
+# read back.
 t_drk_level() {
-	local v in bare with=$drk_out/with.d$1 without=$drk_out/without.d$1
+	local v in bare with=$drk_out/with.d$1 without=$drk_out/x/$drk_name.d$1
 	v=$(drk_vmlinux) && in=$(drk_in) && bare=$(drk_in nonote) || { echo "$v$in"; return 1; }
-	mkdir -p "$drk_out"
+	mkdir -p "$drk_out/x"
 	rm -f "$with" "$without"
 	vmsift -l -d "$1" --message-level 0 "$in" "$with" || return 1
 	vmsift -l -d "$1" --message-level 0 -x "$v" "$bare" "$without" || return 1
-	$check pages "$in" "$without" && $check bitmaps "$without" "$with" "$in"
+	$check pages "$in" "$without" && $check bitmaps "$without" "$with" "$in" &&
+		$PY "$top/tests/gen/arm64/digest.py" --check \
+			"$top/tests/data/riscv64/$drk_name.expected" "$without"
 }
 
 # t_drk_refused STATUS WANT EDIT...: a copy of the stripped vmcore with
@@ -142,7 +147,7 @@ else
 	run_test "debuginfo riscv64 kdump: -x without VMCOREINFO gives the note's eleven riscv64 lines" \
 		t_drk_keys
 	for drk_level in 1 31; do
-		run_test "debuginfo riscv64 kdump: -x without VMCOREINFO, -d $drk_level: bitmaps equal the note's, pages read back" \
+		run_test "debuginfo riscv64 kdump: -x without VMCOREINFO, -d $drk_level: bitmaps equal the note's and upstream's, pages read back" \
 			t_drk_level $drk_level
 	done
 	run_test "debuginfo riscv64 kdump: satp_mode against pgtable_l4_enabled: refused, naming VA_BITS" \
