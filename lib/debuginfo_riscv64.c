@@ -285,21 +285,20 @@ static uint64_t pfn_align(uint64_t v)
 	return (v + (1ull << RV_PAGE_SHIFT) - 1) & ~((1ull << RV_PAGE_SHIFT) - 1);
 }
 
-static int image_keys(const struct rv *rv, FILE *f, struct vs_error *err)
+/* kernel_map.virt_addr is the relocated _start START (MODULES_END's
+ * check), and less its KASLR offset virt_offset (6.6+; 0 before) the
+ * link address 2 GiB below the top (KERNEL_LINK_ADDR's). */
+static int link_address(const struct rv *rv, uint64_t start,
+			struct vs_error *err)
 {
-	const struct vs_segment *load = rv->im->load;
-	uint64_t start, end, virt, voff = 0, kpa;
+	const struct vs_typeinfo *ti = rv->im->ti;
 	struct vs_error scratch = { 0 };
-	uint64_t off, type;
+	uint64_t virt, voff = 0, off, type;
 
-	if (image_sym(rv, "_start", &start, "KERNEL_LINK_ADDR", err) < 0 ||
-	    image_sym(rv, "_end", &end, "MODULES_VADDR", err) < 0 ||
-	    km_member(rv, "virt_addr", &virt, "MODULES_END", err) < 0 ||
-	    km_member(rv, "va_kernel_pa_offset", &kpa, "va_kernel_pa_offset",
-		      err) < 0)
+	if (km_member(rv, "virt_addr", &virt, "MODULES_END", err) < 0)
 		return -1;
-	if (rv->im->ti->ops->member(rv->im->ti->ctx, rv->km, "virt_offset",
-				    &off, &type, &scratch) == 0 &&
+	if (ti->ops->member(ti->ctx, rv->km, "virt_offset", &off, &type,
+			    &scratch) == 0 &&
 	    km_member(rv, "virt_offset", &voff, "KERNEL_LINK_ADDR", err) < 0)
 		return -1;
 	if (virt != start)
@@ -316,14 +315,39 @@ static int image_keys(const struct rv *rv, FILE *f, struct vs_error *err)
 			      (unsigned long long)(start - rv->im->kaslr),
 			      (unsigned long long)virt,
 			      (unsigned long long)voff);
-	if (load->vaddr - load->paddr != kpa)
+	return 0;
+}
+
+/* The image segment's p_vaddr - p_paddr, checked against the kernel's
+ * kernel_map.va_kernel_pa_offset. */
+static int kernel_pa_offset(const struct rv *rv, uint64_t *kpa,
+			    struct vs_error *err)
+{
+	const struct vs_segment *load = rv->im->load;
+
+	if (km_member(rv, "va_kernel_pa_offset", kpa, "va_kernel_pa_offset",
+		      err) < 0)
+		return -1;
+	if (load->vaddr - load->paddr != *kpa)
 		return vs_err(err, "riscv64: cannot give va_kernel_pa_offset: "
 			      "the kernel-image segment maps 0x%llx to physical "
 			      "0x%llx but the kernel's "
 			      "kernel_map.va_kernel_pa_offset is 0x%llx",
 			      (unsigned long long)load->vaddr,
 			      (unsigned long long)load->paddr,
-			      (unsigned long long)kpa);
+			      (unsigned long long)*kpa);
+	return 0;
+}
+
+static int image_keys(const struct rv *rv, FILE *f, struct vs_error *err)
+{
+	uint64_t start, end, kpa;
+
+	if (image_sym(rv, "_start", &start, "KERNEL_LINK_ADDR", err) < 0 ||
+	    image_sym(rv, "_end", &end, "MODULES_VADDR", err) < 0 ||
+	    link_address(rv, start, err) < 0 ||
+	    kernel_pa_offset(rv, &kpa, err) < 0)
+		return -1;
 	fprintf(f, "NUMBER(MODULES_VADDR)=0x%llx\nNUMBER(MODULES_END)=0x%llx\n"
 		"NUMBER(KERNEL_LINK_ADDR)=0x%llx\n"
 		"NUMBER(va_kernel_pa_offset)=0x%llx\n",
