@@ -22,10 +22,10 @@
  *   VMEMMAP_START, _END  VMALLOC_START - 2^(VA_BITS - 13 +
  *                        order_base_2(sizeof(struct page))) and
  *                        VMALLOC_START; checked: the mem_map of the first
- *                        RAM section (mem_section, read through the linear
- *                        map) is vmemmap = VMEMMAP_START less
- *                        vmemmap_start_pfn (else phys_ram_base's pfn)
- *                        struct pages
+ *                        RAM section (mem_section, SPARSEMEM_EXTREME's
+ *                        pointer, read through the linear map) is
+ *                        vmemmap = VMEMMAP_START less vmemmap_start_pfn
+ *                        (else phys_ram_base's pfn) struct pages
  *   MODULES_VADDR, _END  PFN_ALIGN(_end) - 2 GiB and PFN_ALIGN(_start),
  *                        relocated; checked: kernel_map.virt_addr is the
  *                        relocated _start
@@ -188,25 +188,45 @@ static int type_size(const struct vs_typeinfo *ti, const char *name,
 	return 0;
 }
 
+/* mem_section as SPARSEMEM_EXTREME has it (a pointer to roots of
+ * pointers, as riscv64 kernels build it): the size and section_mem_map's
+ * offset of a struct mem_section. */
+static int extreme_sections(const struct rv *rv, uint64_t *ms_size,
+			    uint64_t *off, struct vs_error *err)
+{
+	const struct vs_typeinfo *ti = rv->im->ti;
+	struct vs_error scratch = { 0 };
+	struct vs_ti_type t;
+	uint64_t type;
+
+	if (ti->ops->symbol_type(ti->ctx, "mem_section", &type, &scratch) < 0 ||
+	    ti->ops->type(ti->ctx, type, &t, &scratch) < 0 ||
+	    t.kind != VS_TI_PTR)
+		return refuse(err, "VMEMMAP_START", "the vmlinux's mem_section "
+			      "is no pointer (SPARSEMEM_EXTREME)");
+	if (type_size(ti, "struct mem_section", ms_size) < 0 ||
+	    ti->ops->type_by_name(ti->ctx, "struct mem_section", &type,
+				  &scratch) < 0 ||
+	    ti->ops->member(ti->ctx, type, "section_mem_map", off, &type,
+			    &scratch) < 0)
+		return refuse(err, "VMEMMAP_START", "no struct mem_section "
+			      "with a section_mem_map in the vmlinux");
+	return 0;
+}
+
 /* vmemmap as the kernel encoded it in phys_ram_base's section's
  * section_mem_map (mem_map - the section's first pfn, flags below). */
 static int encoded_vmemmap(const struct rv *rv, uint64_t *vmemmap,
 			   struct vs_error *err)
 {
-	const struct vs_typeinfo *ti = rv->im->ti;
-	uint64_t root, ms_size, nr, per_root, entry, type, off = 0;
-	struct vs_error scratch = { 0 };
+	uint64_t root, ms_size, off, entry;
+	uint64_t nr = rv->phys_ram_base >> RV_SECTION_SIZE_BITS, per_root;
 
-	if (type_size(ti, "struct mem_section", &ms_size) < 0 ||
-	    ti->ops->type_by_name(ti->ctx, "struct mem_section", &type,
-				  &scratch) < 0)
-		return refuse(err, "VMEMMAP_START", "no struct mem_section in "
-			      "the vmlinux");
-	ti->ops->member(ti->ctx, type, "section_mem_map", &off, &type, &scratch);
-	nr = rv->phys_ram_base >> RV_SECTION_SIZE_BITS;
+	if (extreme_sections(rv, &ms_size, &off, err) < 0 ||
+	    need_var(rv, "mem_section", 0, 8, &root, "VMEMMAP_START", err) < 0)
+		return -1;
 	per_root = (1ull << RV_PAGE_SHIFT) / ms_size;
-	if (need_var(rv, "mem_section", 0, 8, &root, "VMEMMAP_START", err) < 0 ||
-	    linear_u64(rv, root + nr / per_root * 8, &root, err) < 0 ||
+	if (linear_u64(rv, root + nr / per_root * 8, &root, err) < 0 ||
 	    linear_u64(rv, root + nr % per_root * ms_size + off, &entry,
 		       err) < 0)
 		return vs_err_ctx(err, "riscv64: cannot give VMEMMAP_START: "
