@@ -21,6 +21,8 @@
 #     (tests/tools/kva_patch.py at the address drgn gives): exit 1, the
 #     message names the key, no file;
 #   - a dump whose utsname says another release: exit 2, no file.
+# VMSIFT_ARCHDBG_MDF=1 with MDF_RISCV64 (upstream built TARGET=riscv64)
+# runs upstream again and checks it gives the carried digests.
 # 13 tests, about 50 s wall at a load average of 5 (30 s of CPU; each vmsift
 # run opens the 1 GB vmlinux's DWARF).
 
@@ -139,6 +141,21 @@ t_drk_refused() {
 	[ ! -e "$out" ] || { echo "a dump was left behind"; return 1; }
 }
 
+# t_drk_mdf_live: upstream makedumpfile (MDF_RISCV64) run again on the
+# vmcore with its note gives the carried digests at -d 1 and -d 31.
+t_drk_mdf_live() {
+	local in l d=$drk_out/mdf
+	in=$(drk_in) || { echo "$in"; return 1; }
+	mkdir -p "$d"
+	for l in 1 31; do
+		rm -f "$d/$drk_name.d$l"
+		"$MDF_RISCV64" -l -d $l "$in" "$d/$drk_name.d$l" > "$d/log" 2>&1 ||
+			{ tail -n 3 "$d/log"; return 1; }
+	done
+	$PY "$top/tests/gen/arm64/digest.py" --check "$top/tests/data/riscv64/$drk_name.expected" \
+		"$d/$drk_name.d1" "$d/$drk_name.d31"
+}
+
 if [ "${VMSIFT_NO_DBG:-0}" = 1 ]; then
 	log "# skipped: riscv64 -x on a kdump without its note (VMSIFT_NO_DBG=1)"
 else
@@ -171,4 +188,12 @@ else
 	run_test "debuginfo riscv64 kdump: a dump of another release (its utsname patched): refused, exit 2" \
 		t_drk_refused 2 "does not match the dump: its release is 6.12.117+deb13-riscv64" \
 		"str:@init_uts_ns.name+82=6.12.999+deb13-riscv64"
+	if [ "${VMSIFT_ARCHDBG_MDF:-0}" = 1 ]; then
+		if [ -x "${MDF_RISCV64:-}" ]; then
+			run_test "debuginfo riscv64 kdump: upstream makedumpfile (MDF_RISCV64) run again gives the carried digests" \
+				t_drk_mdf_live
+		else
+			run_test "debuginfo riscv64 kdump: VMSIFT_ARCHDBG_MDF=1 needs MDF_RISCV64 (upstream makedumpfile built TARGET=riscv64)" false
+		fi
+	fi
 fi
