@@ -66,11 +66,11 @@ int vs_di_image_var(const struct vs_di_image *im, const char *name,
 int vs_debuginfo_arm64(const struct vs_di_image *im, FILE *f,
 		       struct vs_error *err);
 
-/* riscv64 (debuginfo_riscv64.c): the eleven NUMBER() lines of its
- * arch_crash_save_vmcoreinfo() (phys_ram_base, PAGE_OFFSET, VMALLOC_*,
+/* riscv64 (debuginfo_riscv64.c): the NUMBER() lines of its
+ * arch_crash_save_vmcoreinfo() (phys_ram_base, PAGE_OFFSET, VMALLOC_END,
  * VA_BITS, VMEMMAP_*, MODULES_*, KERNEL_LINK_ADDR, va_kernel_pa_offset)
- * into F, each from the dump and the DWARF and cross-checked, or refused,
- * naming it. */
+ * and the generic code's VMALLOC_START into F, each from the dump and the
+ * DWARF and cross-checked, or refused, naming it. */
 int vs_debuginfo_riscv64(const struct vs_di_image *im, FILE *f,
 			 struct vs_error *err);
 
