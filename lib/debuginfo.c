@@ -17,6 +17,10 @@
 #include "typeinfo_dwarf.h"
 #include "vmcoreinfo.h"
 
+#ifndef EM_RISCV
+#define EM_RISCV 243
+#endif
+
 #define RELEASE_LEN 65        /* struct new_utsname's fields */
 
 /* makedumpfile's SYMBOL() lines, in its order. */
@@ -647,8 +651,9 @@ static int mem_section_value(const struct vs_di_image *im, uint64_t *v,
 /* What the kernel's note adds after the DWARF's lines: KERNELOFFSET; on
  * x86_64 with KASLR (CONFIG_RANDOMIZE_BASE) its 1 GiB KERNEL_IMAGE_SIZE,
  * a macro the DWARF does not hold (512 MiB without KASLR, what the x86_64
- * code assumes when the key is missing); on arm64 the keys of its
- * arch_crash_save_vmcoreinfo() (debuginfo_arm64.c). */
+ * code assumes when the key is missing); on arm64 and riscv64 the keys
+ * of their arch_crash_save_vmcoreinfo() (debuginfo_arm64.c,
+ * debuginfo_riscv64.c). */
 static int image_tail(const struct vs_di_image *im, char **tail,
 		      size_t *len, struct vs_error *err)
 {
@@ -664,6 +669,8 @@ static int image_tail(const struct vs_di_image *im, char **tail,
 		fprintf(f, "NUMBER(KERNEL_IMAGE_SIZE)=%llu\n", 1ull << 30);
 	else if (machine == EM_AARCH64)
 		ret = vs_debuginfo_arm64(im, f, err);
+	else if (machine == EM_RISCV)
+		ret = vs_debuginfo_riscv64(im, f, err);
 	if (fclose(f) != 0 && ret == 0)
 		ret = vs_err_oom(err, "out of memory for VMCOREINFO text");
 	if (ret < 0) {

@@ -43,15 +43,35 @@ struct vs_di_image {
 	uint64_t uts;                   /* init_uts_ns.name, unrelocated */
 };
 
+/* debuginfo_image.c.  LEN bytes of the dump's physical memory at PADDR. */
+int vs_di_phys_read(const struct vs_di_image *im, uint64_t paddr, void *buf,
+		    size_t len, struct vs_error *err);
+
 /* LEN bytes at the vmlinux's (unrelocated) address ADDR, relocated by the
- * image's KASLR offset; debuginfo_image.c. */
+ * image's KASLR offset, read at the physical address the image segment's
+ * p_vaddr - p_paddr gives. */
 int vs_di_image_read(const struct vs_di_image *im, uint64_t addr, void *buf,
 		     size_t len, struct vs_error *err);
+
+/* The SIZE-byte (1, 4 or 8) number at the vmlinux's variable NAME plus
+ * OFF, in the dump's byte order: 1 when read, 0 when the vmlinux has no
+ * NAME, -1 on a read error. */
+int vs_di_image_var(const struct vs_di_image *im, const char *name,
+		    uint64_t off, size_t size, uint64_t *v,
+		    struct vs_error *err);
 
 /* arm64 (debuginfo_arm64.c): NUMBER(kimage_voffset), PHYS_OFFSET,
  * VA_BITS, TCR_EL1_T1SZ, SECTION_SIZE_BITS and MAX_PHYSMEM_BITS lines
  * into F, each from the dump and the DWARF or refused, naming it. */
 int vs_debuginfo_arm64(const struct vs_di_image *im, FILE *f,
 		       struct vs_error *err);
+
+/* riscv64 (debuginfo_riscv64.c): the NUMBER() lines of its
+ * arch_crash_save_vmcoreinfo() (phys_ram_base, PAGE_OFFSET, VMALLOC_END,
+ * VA_BITS, VMEMMAP_*, MODULES_*, KERNEL_LINK_ADDR, va_kernel_pa_offset)
+ * and the generic code's VMALLOC_START into F, each from the dump and the
+ * DWARF and cross-checked, or refused, naming it. */
+int vs_debuginfo_riscv64(const struct vs_di_image *im, FILE *f,
+			 struct vs_error *err);
 
 #endif

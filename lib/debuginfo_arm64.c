@@ -30,25 +30,17 @@
 #include <string.h>
 
 #include "debuginfo.h"
-#include "machine.h"
 
 #define SUBSECTION_SHIFT 21
 
 static int var_u64(const struct vs_di_image *im, const char *name,
 		   uint64_t *v, struct vs_error *err)
 {
-	struct vs_error scratch = { 0 };
-	struct vs_machine m = { .big_endian = im->in->order.big_endian,
-				.swap = im->in->order.swap, .ptr_size = 8 };
-	uint64_t addr;
-	uint8_t b[8];
+	int found = vs_di_image_var(im, name, 0, 8, v, err);
 
-	if (im->ti->ops->symbol(im->ti->ctx, name, &addr, &scratch) < 0)
-		return 0;
-	if (vs_di_image_read(im, addr, b, sizeof(b), err) < 0)
-		return vs_err_ctx(err, "arm64: cannot read '%s'", name);
-	*v = vs_load64(&m, b);
-	return 1;
+	if (found < 0)
+		return vs_err_ctx(err, "arm64");
+	return found;
 }
 
 static int kimage_voffset(const struct vs_di_image *im, FILE *f,
