@@ -18,12 +18,13 @@
 # (kmem -i's SHARED, counted from struct pages, only no higher on an -e
 # dump), and crash's own marks of an erased, filtered and -e dump.
 # Default: the carried arm64 4K kdump (tests/data/arm64/kdump-arm64-384M)
-# written by vmsift -x VMLINUX --config arm64.conf -e -l -d 31; about 3
-# minutes (crash under qemu-user takes 1 to 2 minutes a run).
+# written by vmsift -x VMLINUX --config arm64.conf -e -l -d 31; about 4
+# minutes the first time, 1 to 2 once the reference is cached (crash
+# under qemu-user takes 1 to 2 minutes a run).
 # VMSIFT_CROSS_CRASH=1 adds the ppc64le radix and hash kdumps, the s390x
 # and riscv64 snapshots (each with its rules file and -e), the arm64
 # ELF output (-E, which -e refuses) and the arm64 --split set, opened as
-# one dump: about 2 minutes a dump.
+# one dump: 1 to 4 minutes a dump.
 # The arm64 16K kdump is not checked: crash 8.0.2 does not open arm64
 # 16K pages (doc/erase.md, "crash").
 
@@ -46,6 +47,11 @@ declare -A cx_conf=([arm64]=debuginfo-arm64-riscv64/arm64.conf
 	[riscv64]=debuginfo-arm64-riscv64/riscv64.conf
 	[ppc64le]=debuginfo-ppc64le-s390x/ppc64le.conf [s390x]=debuginfo-ppc64le-s390x/s390x.conf)
 declare -A cx_vmlinux=()
+# crash_cmp.py's options beyond the kdump and -e ones: crash:riscv64
+# 8.0.6 cannot walk the riscv64 snapshot's vmemmap, not even in the
+# vmcore itself ("!_PAGE_PRESENT", "invalid kernel virtual address ...
+# page inuse" on every struct page), so kmem answers nothing to compare.
+declare -A cx_cmp=([riscv64]=--no-kmem)
 # crash's commands, each answer a section for crash_cmp.py.
 cx_cmds=(sys bt ps "kmem -i" "kmem -s" log "rd -8 init_uts_ns 448")
 
@@ -134,7 +140,7 @@ else
 			t_cx arm64 "--kdump --vmemmap" --split -e -l -d 31
 		for cx_key in ppc64le-radix ppc64le-hash s390x riscv64; do
 			run_test "crash_cross $cx_key: crash:${cx_sub[$cx_key]} reads vmsift -x --config -e -l -d 31 as the vmcore but for the erased bytes" \
-				t_cx "$cx_key" "--kdump --vmemmap" -e -l -d 31
+				t_cx "$cx_key" "--kdump --vmemmap ${cx_cmp[$cx_key]:-}" -e -l -d 31
 		done
 	fi
 fi
