@@ -123,6 +123,37 @@ apt_lists() {
 		die "step 'apt lists': apt-get update of $d failed (no network to the apt registry?)"
 }
 
+# apt_closure_root ROOT WHAT PKGS...: PKGS and every package they depend
+# on, downloaded through KAPT_OPTS's private source list (private_apt
+# first) with apt-get --download-only over an empty package status (the
+# host's apt state is left alone), unpacked with dpkg -x into ROOT (made
+# again from nothing); lib, lib64 and bin link to usr/ where a package
+# has none.  WHAT names the step in a failure.  Under the cache's fetch
+# lock (the caller's cache_locked).
+apt_closure_root() {
+	local root=$1 what=$2 d=$1.apt deb l
+	shift 2
+	apt_lists
+	rm -rf "$d"
+	mkdir -p "$d/archives/partial" "$d/state"
+	: > "$d/state/status"
+	log "downloading $* and their dependencies"
+	# shellcheck disable=SC2086
+	timeout "$APT_TIMEOUT" apt-get $KAPT_OPTS -o Dir::Cache::archives="$d/archives" \
+		-o Dir::State::status="$d/state/status" -o APT::Install-Recommends=0 \
+		-o Debug::NoLocking=1 -y -q --download-only install "$@" >&2 ||
+		die "step '$what': apt-get --download-only $* failed (no network to the apt registry?)"
+	rm -rf "$root"
+	mkdir -p "$root"
+	for deb in "$d"/archives/*.deb; do
+		dpkg -x "$deb" "$root"
+	done
+	for l in lib lib64 bin; do
+		[ -e "$root/$l" ] || ln -s "usr/$l" "$root/$l"
+	done
+	rm -rf "$d"
+}
+
 # machine_args PAGING: QEMU's machine and CPU arguments for the guest.
 # arm64: -cpu max without LPA2 (Debian's 6.1 kernel has 48-bit VA, 4K pages);
 # pauth-impdef=on only makes TCG faster.  ARM64_LPA2=on (--lpa2) gives the
