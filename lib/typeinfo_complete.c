@@ -4,6 +4,7 @@
  * (typeinfo_complete.h).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "typeinfo_complete.h"
@@ -101,14 +102,20 @@ static int defined_in(const struct vs_ti_place *p, enum vs_ti_kind kind,
 {
 	struct vs_error absent;
 	struct vs_ti_type t;
-	char full[320];
+	char *full;
+	int ret;
 
-	snprintf(full, sizeof(full), "%s %s", kind_word(kind), name);
+	/* the whole name, however long: a cut one could be another's */
+	if (asprintf(&full, "%s %s", kind_word(kind), name) < 0)
+		return vs_err_oom(err, "out of memory");
 	if (p->ti->ops->type_by_name(p->ti->ctx, full, id, &absent) < 0)
-		return 0;
-	if (p->ti->ops->type(p->ti->ctx, *id, &t, err) < 0)
-		return vs_err_ctx(err, "'%s' in %s", full, p->file);
-	return t.kind == kind && !t.incomplete;
+		ret = 0;
+	else if (p->ti->ops->type(p->ti->ctx, *id, &t, err) < 0)
+		ret = vs_err_ctx(err, "'%s' in %s", full, p->file);
+	else
+		ret = t.kind == kind && !t.incomplete;
+	free(full);
+	return ret;
 }
 
 /* The definition in P (place I > 0) against the first one found, *TI's

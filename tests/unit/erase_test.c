@@ -792,6 +792,74 @@ static void test_declared(struct world *w)
 	make_kernel(&w->mem);
 }
 
+/* --- a declaration's name longer than any buffer (typeinfo_complete.c) -- */
+
+/* One source that defines "struct NAME" for NAME exactly as given. */
+struct ln {
+	char full[512];              /* "struct aaa...a" */
+};
+
+static int ln_type_by_name(void *ctx, const char *name, uint64_t *type,
+			   struct vs_error *err)
+{
+	const struct ln *l = ctx;
+
+	if (strcmp(name, l->full) != 0)
+		return vs_err(err, "no type '%s'", name);
+	*type = 1;
+	return 0;
+}
+
+static int ln_type(void *ctx, uint64_t type, struct vs_ti_type *out,
+		   struct vs_error *err)
+{
+	const struct ln *l = ctx;
+
+	(void)err;
+	memset(out, 0, sizeof(*out));
+	out->kind = VS_TI_STRUCT;
+	out->size = type * 8;
+	out->name = l->full + 7;
+	return 0;
+}
+
+static int ln_place(void *ctx, size_t i, struct vs_ti_place *p,
+		    struct vs_error *err)
+{
+	(void)err;
+	if (i > 0)
+		return 1;
+	p->ti = ctx;
+	p->file = "vmlinux";
+	return 0;
+}
+
+/* A declared name of 400 bytes is not the vmlinux's struct whose name is
+ * its first 312: the name is looked up whole, never cut. */
+static void test_long_name(void)
+{
+	static struct ln l;
+	struct vs_typeinfo_ops ops = tis_ops;
+	struct vs_typeinfo ti = { &ops, &l };
+	const struct vs_typeinfo *got;
+	char name[401];
+	struct vs_error err;
+	uint64_t id;
+
+	ops.type_by_name = ln_type_by_name;
+	ops.type = ln_type;
+	memset(name, 'a', 400);
+	name[400] = '\0';
+	snprintf(l.full, sizeof(l.full), "struct %.312s", name);
+	vs_err_clear(&err);
+	/* its own name is found (the double works) */
+	CHECK(vs_ti_complete(VS_TI_STRUCT, l.full + 7, ln_place, &ti, &got,
+			     &id, &err) == 0);
+	/* the longer one is not */
+	CHECK(vs_ti_complete(VS_TI_STRUCT, name, ln_place, &ti, &got, &id,
+			     &err) == 1);
+}
+
 #define SOCKS "for b in hinfo:hinfo.ehash count hinfo:hinfo.mask+1\n" \
 	" for s in b.chain hlist_nulls sk:common.nulls"
 #define GCTX "s.data:tfm*.__crt_ctx:gctx"
@@ -1097,6 +1165,7 @@ int main(int argc, char **argv)
 	test_additions(&w);
 	test_count_nest_module(&w);
 	test_declared(&w);
+	test_long_name();
 	test_sockets(&w);
 	test_bad_trees_and_cpus(&w);
 	test_lone_erases(&w);
