@@ -2,17 +2,34 @@
 /*
  * fuzz_btf.c - the BTF source of typeinfo.h (lib/typeinfo_btf.c) on
  * hostile BTF bytes: loaded with libbpf, then every op on names the
- * seeds use and on every type id; then the same bytes as split BTF (a
- * module's) over them.  Input: the raw BTF.
+ * seeds use and on every type id (each member listed, the layout
+ * digest of typeinfo_complete.h, declarations "struct f;" too); then the
+ * same bytes as split BTF (a module's) over them.  Input: the raw BTF.
  */
 #include "fuzz_common.h"
 #include "../../lib/typeinfo_btf.h"
+#include "../../lib/typeinfo_complete.h"
+
+/* Type ID's first members one by one, and its layout digest. */
+static void walk_members(const struct vs_typeinfo *ti, uint64_t id)
+{
+	struct vs_error err = { 0 };
+	const char *name;
+	uint64_t off, mt, digest;
+
+	for (unsigned i = 0; i < 8; i++)
+		if (ti->ops->member_at(ti->ctx, id, i, &name, &off, &mt,
+				       &err) != 0)
+			break;
+	vs_ti_layout_digest(ti, id, &digest, &err);
+}
 
 static void ask(const struct vs_typeinfo *ti)
 {
 	static const char *const names[] = {
 		"s", "struct s", "union u", "t", "int", "s*", "t**", "e",
 		"enum e", "void", "v", "a", "b", "c", "E1", "",
+		"struct f", "union f", "f", "struct g", "union w",
 	};
 	struct vs_error err = { 0 };
 	struct vs_ti_type t;
@@ -34,6 +51,8 @@ static void ask(const struct vs_typeinfo *ti)
 		if (ti->ops->type(ti->ctx, id, &t, &err) == 0 && t.target)
 			ti->ops->type(ti->ctx, t.target, &t, &err);
 		ti->ops->member(ti->ctx, id, "a", &off, &mt, &err);
+		walk_members(ti, id);
+		walk_members(ti, id | 1ull << 63);
 	}
 }
 

@@ -57,7 +57,7 @@ def kallsyms_image(big, absolute, percpu):
     return hdr + bytes(img)
 
 
-def btf_blob():
+def btf_blob(fwd):
     strs = b"\0"
     def s(name):
         nonlocal strs
@@ -81,6 +81,13 @@ def btf_blob():
     t(0, 3, 0, 0, 0, struct.pack("<III", 1, 1, 4))                      # 7 array
     t(s("v"), 14, 0, 0, 3, struct.pack("<I", 1))                        # 8 var
     t(s(".data..percpu"), 15, 1, 0, 16, struct.pack("<III", 8, 0, 16)) # 9 datasec
+    if fwd:                         # declarations where structs are meant
+        t(s("f"), 7, 0, 0, 0)                                           # 10 fwd
+        t(s("w"), 7, 0, 1, 0)                                           # 11 fwd union
+        t(0, 2, 0, 0, 10)                                               # 12 ptr
+        t(s("g"), 4, 3, 0, 16, struct.pack("<III", s("a"), 10, 0) +
+          struct.pack("<III", s("b"), 12, 0) +
+          struct.pack("<III", s("c"), 11, 64))                          # 13 struct
     hdr = struct.pack("<HBBIIIII", 0xeb9f, 1, 0, 24, 0, len(types),
                       len(types), len(strs))
     return hdr + types + strs
@@ -99,7 +106,9 @@ def main():
                 with open(os.path.join(out, "kallsyms", name), "wb") as f:
                     f.write(kallsyms_image(big, absolute, percpu))
     with open(os.path.join(out, "btf", "seed-small"), "wb") as f:
-        f.write(btf_blob())
+        f.write(btf_blob(0))
+    with open(os.path.join(out, "btf", "seed-fwd"), "wb") as f:
+        f.write(btf_blob(1))
 
 
 main()
