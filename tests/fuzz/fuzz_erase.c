@@ -6,7 +6,9 @@
  * kernel's memory at VBASE (the rest 0xee) of the hand-made kernel of
  * tests/unit/erase_world.h; without a NUL the whole input is the text.
  * A config that parses is resolved, applied to one page and its
- * eraseinfo text written.
+ * eraseinfo text written.  Its [mod], [a] and [b] sections are the
+ * modules of tests/unit/module_decl.h, whose declarations are completed
+ * (typeinfo_complete.c, the layout digest of a's and b's definitions).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,16 +17,19 @@
 #include "../../lib/erase.h"
 #include "../unit/erase_world.h"
 #include "../unit/ti_spec.h"
+#include "../unit/module_decl.h"
 
 static void evaluate(const struct vs_erase_config *c, struct fake_mem *m)
 {
 	static struct tis spec;
+	static struct xm x;
+	struct vs_erase_modules mods = { &x, xm_source, xm_complete };
 	struct vs_typeinfo ti = { &tis_ops, &spec };
 	struct vs_erase_mem mem = { .ctx = m, .read = fm_read,
 				    .vtop = fm_vtop, .ptr_size = 8,
 				    .page_size = PS };
 	struct vs_erase_opts opts = { .nparts = 2, .ignore_missing = 1,
-				      .max_iter = 4096 };
+				      .max_iter = 4096, .modules = &mods };
 	static uint8_t page[PS], scratch[PS];
 	struct vs_erase *e;
 	struct vs_error err;
@@ -32,6 +37,8 @@ static void evaluate(const struct vs_erase_config *c, struct fake_mem *m)
 
 	if (!spec.ntypes && tis_parse(&spec, erase_world_spec) < 0)
 		abort();
+	if (!x.spec[0].ntypes)
+		xm_init(&x);
 	if (vs_erase_build(&e, c, &ti, &mem, &opts, &err) < 0)
 		return;
 	for (uint64_t pfn = PBASE / PS; pfn < (PBASE + MSIZE) / PS; pfn++)

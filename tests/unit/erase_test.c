@@ -13,6 +13,7 @@
 #include "../../lib/typeinfo_complete.h"
 #include "check.h"
 #include "erase_world.h"
+#include "module_decl.h"
 #include "ti_spec.h"
 
 static void put64(struct fake_mem *m, uint32_t off, uint64_t v)
@@ -603,98 +604,6 @@ static void test_count_nest_module(struct world *w)
 	w->opts.modules = NULL;
 }
 
-/* Structs a module only declares (issue 13), completed as
- * lib/typeinfo_complete.c does: the kernel's definition first (struct
- * shared: 16 bytes, key at 8, not module a's 64 with key at 32), else
- * the other modules' (secret: a's and b's the same layout, key at 16),
- * two different ones refused naming both files (twice), none: still
- * only declared (lost).  Rules run in [mod]; its globals point into
- * 0x3b00.. of the world's memory. */
-#define XM_OBJ 0x3a00u
-static const char xm_kernel[] =
-	"type 1 int 1 0 0 char\n"
-	"type 2 array 8 8 1 -\n"
-	"type 3 struct 16 0 0 shared\n"
-	"member 3 key 8 2\n";
-static const char xm_mod[] =
-	"type 1 fwd 0 0 0 secret\n"
-	"type 2 ptr 8 0 1 -\n"
-	"type 3 fwd 0 0 0 shared\n"
-	"type 4 ptr 8 0 3 -\n"
-	"type 5 fwd 0 0 0 twice\n"
-	"type 6 ptr 8 0 5 -\n"
-	"type 7 fwd 0 0 0 lost\n"
-	"type 8 ptr 8 0 7 -\n"
-	"sym holder 0xffff888000103a00 2\n"
-	"sym sharer 0xffff888000103a08 4\n"
-	"sym twicer 0xffff888000103a10 6\n"
-	"sym lost 0xffff888000103a18 8\n";
-static const char xm_a[] =
-	"type 1 int 1 0 0 char\n"
-	"type 2 array 16 16 1 -\n"
-	"type 3 struct 32 0 0 secret\n"
-	"member 3 key 16 2\n"
-	"type 4 struct 64 0 0 shared\n"
-	"member 4 key 32 2\n"
-	"type 5 struct 8 0 0 twice\n"
-	"member 5 x 0 1\n";
-static const char xm_b[] =
-	"type 9 int 1 0 0 char\n"
-	"type 8 array 16 16 9 -\n"
-	"type 7 struct 32 0 0 secret\n"
-	"member 7 key 16 8\n"
-	"type 5 struct 16 0 0 twice\n"
-	"member 5 x 8 9\n";
-
-struct xm {
-	struct tis spec[4];          /* the kernel, mod, a, b */
-	struct vs_typeinfo ti[4];
-	const struct vs_typeinfo *from;
-	unsigned opened;             /* modules looked at past the kernel */
-};
-
-static int xm_source(void *ctx, const char *name,
-		     const struct vs_typeinfo **ti, struct vs_error *err)
-{
-	static const char *const names[] = { "mod", "a", "b" };
-	struct xm *x = ctx;
-
-	(void)err;
-	for (int i = 0; i < 3; i++)
-		if (strcmp(name, names[i]) == 0) {
-			*ti = &x->ti[i + 1];
-			return 0;
-		}
-	return 1;
-}
-
-static int xm_place(void *ctx, size_t i, struct vs_ti_place *p,
-		    struct vs_error *err)
-{
-	static const char *const files[] = { "vmlinux", "mod.ko", "a.ko",
-					     "b.ko" };
-	struct xm *x = ctx;
-
-	(void)err;
-	if (i >= 4)
-		return 1;
-	x->opened += i > 0;
-	p->ti = &x->ti[i] == x->from ? NULL : &x->ti[i];
-	p->file = files[i];
-	return 0;
-}
-
-static int xm_complete(void *ctx, const struct vs_typeinfo *from,
-		       enum vs_ti_kind kind, const char *name,
-		       const struct vs_typeinfo **ti, uint64_t *id,
-		       struct vs_error *err)
-{
-	struct xm *x = ctx;
-
-	x->from = from;
-	return vs_ti_complete(kind, name, xm_place, x, ti, id, err);
-}
-
 static struct vs_erase *xm_build(struct world *w, struct xm *x,
 				 const char *text)
 {
@@ -741,17 +650,10 @@ static void xm_expect(struct world *w, struct xm *x, const char *text,
 
 static void test_declared(struct world *w)
 {
-	const char *const text[] = { xm_kernel, xm_mod, xm_a, xm_b };
 	static struct xm x;
 	struct vs_erase_modules mods = { &x, xm_source, xm_complete };
 
-	memset(&x, 0, sizeof(x));
-	for (int i = 0; i < 4; i++) {
-		if (tis_parse(&x.spec[i], text[i]) < 0)
-			abort();
-		x.ti[i].ops = &tis_ops;
-		x.ti[i].ctx = &x.spec[i];
-	}
+	xm_init(&x);
 	for (uint32_t i = 0; i < 4; i++)
 		put64(&w->mem, XM_OBJ + 8 * i, va(XM_OBJ + 0x100 * (i + 1)));
 	w->opts.modules = &mods;
@@ -1129,12 +1031,18 @@ static int write_seeds(const char *dir)
 		"erase init_task:task_struct@vmlinux.comm\n"
 		"erase saved_command_line:char@vmlinux*\n"
 		"[mod]\nerase x:t@m*.y\n",
+		/* module_decl.h's declarations completed (test_declared) */
+		"[mod]\nerase sharer.key\nerase holder.key\nerase holder\n"
+		"erase holder:secret@b*.key\nerase lost size 4\n"
+		"erase lost nullify\nerase twicer.x\n[a]\nerase x\n",
 	};
 	struct world *w = calloc(1, sizeof(*w));
 
 	if (!w)
 		return 1;
 	make_kernel(&w->mem);
+	for (uint32_t i = 0; i < 4; i++)     /* [mod]'s globals */
+		put64(&w->mem, XM_OBJ + 8 * i, va(XM_OBJ + 0x100 * (i + 1)));
 	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
 		char path[4096];
 		FILE *f;
