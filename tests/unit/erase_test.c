@@ -143,8 +143,10 @@ static void world_init(struct world *w)
 	w->opts.nparts = 1;
 }
 
-/* Build TEXT's ranges; NULL on failure (w->err says why). */
-static struct vs_erase *build(struct world *w, const char *text)
+/* Build TEXT's ranges with the types of TI; NULL on failure (w->err
+ * says why). */
+static struct vs_erase *build_ti(struct world *w, const struct vs_typeinfo *ti,
+				 const char *text)
 {
 	struct vs_erase_config *c;
 	struct vs_erase *e = NULL;
@@ -153,10 +155,15 @@ static struct vs_erase *build(struct world *w, const char *text)
 	if (vs_erase_config_parse(text, strlen(text), "t.conf", &c,
 				  &w->err) < 0)
 		return NULL;
-	if (vs_erase_build(&e, c, &w->ti, &w->em, &w->opts, &w->err) < 0)
+	if (vs_erase_build(&e, c, ti, &w->em, &w->opts, &w->err) < 0)
 		e = NULL;
 	vs_erase_config_free(c);
 	return e;
+}
+
+static struct vs_erase *build(struct world *w, const char *text)
+{
+	return build_ti(w, &w->ti, text);
 }
 
 /* TEXT resolves to exactly the ranges (vaddr offset, size, nullify)
@@ -604,27 +611,11 @@ static void test_count_nest_module(struct world *w)
 	w->opts.modules = NULL;
 }
 
-static struct vs_erase *xm_build(struct world *w, struct xm *x,
-				 const char *text)
-{
-	struct vs_erase_config *c;
-	struct vs_erase *e = NULL;
-
-	vs_err_clear(&w->err);
-	if (vs_erase_config_parse(text, strlen(text), "t.conf", &c,
-				  &w->err) < 0)
-		return NULL;
-	if (vs_erase_build(&e, c, &x->ti[0], &w->em, &w->opts, &w->err) < 0)
-		e = NULL;
-	vs_erase_config_free(c);
-	return e;
-}
-
 /* TEXT gives the one range (OFF, SIZE) or, with FRAG, fails with it. */
 static void xm_expect(struct world *w, struct xm *x, const char *text,
 		      uint32_t off, uint64_t size, const char *frag)
 {
-	struct vs_erase *e = xm_build(w, x, text);
+	struct vs_erase *e = build_ti(w, &x->ti[0], text);
 	uint64_t v = 0, n = 0;
 	int nul;
 
