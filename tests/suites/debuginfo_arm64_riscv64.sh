@@ -22,9 +22,10 @@
 #   -x --config's pages and eraseinfo, in kdump, and in ELF the same pages
 #   and eraseinfo as the kdump; the same on the stripped vmcore.
 # arm64 16K (kdump-arm64k16-640M, 6.12 arm64-16k: VA_BITS 52 running 47):
-#   -g, and -x beside the note, equal upstream makedumpfile's; -x without
-#   the note as for 4K (PAGESIZE from the DWARF's empty_zero_page);
-#   arm64.conf in BTF form writes the -x run's file.
+#   -g, -x beside the note, and -x --config arm64.conf (16 KiB pages and
+#   eraseinfo; -E the same) equal upstream makedumpfile's; -x without the
+#   note as for 4K (PAGESIZE from the DWARF's empty_zero_page); arm64.conf
+#   in BTF form writes the -x run's file.
 # riscv64 (snapshot-riscv64-256M, QEMU's snapshot: no virtual addresses):
 #   -g equals upstream makedumpfile's (no key exempt); -x beside the note
 #   and --config likewise against upstream's; the rules in BTF form
@@ -32,9 +33,10 @@
 #   run's file; --dump-dmesg -x the reference log; -x on the stripped
 #   snapshot is refused, naming what it lacks.
 # VMSIFT_ARCHDBG_MDF=1 runs makedumpfile again (makedumpfile:arm64 under
-# qemu-user, 10 to 30 minutes; for riscv64 MDF_RISCV64 and for arm64 16K
-# MDF_ARM64_16K, upstream builds TARGET=riscv64 and TARGET=aarch64) and
-# checks it still gives the carried references.
+# qemu-user, 10 to 30 minutes; for riscv64 MDF_RISCV64, upstream built
+# TARGET=riscv64; for arm64 16K upstream built for aarch64 and run under
+# qemu-user, tests/harness/mdf-upstream --arch arm64 or MDF_ARM64_16K,
+# about 9 minutes) and checks it still gives the carried references.
 
 . "$top/tests/suites/lib/carried.sh"
 dar_data=$top/tests/data/debuginfo-arm64-riscv64
@@ -137,20 +139,21 @@ t_dar_x_note() {
 	$PY "$top/tests/gen/arm64/digest.py" --check "$dar_data/$1.expected" "$d/x.d31"
 }
 
-# t_dar_config ARCH [nonote]: -x --config ARCH.conf writes the pages and
-# eraseinfo of makedumpfile's dump (its carried digest); -E the same pages
-# and eraseinfo as the kdump file.
+# t_dar_config ARCH [nonote]: -x --config with ARCH's rules (ARCH.conf, or
+# dar_conf's) writes the pages and eraseinfo of makedumpfile's dump (its
+# carried digest, ARCH.mdf.dg); -E the same pages and eraseinfo as the
+# kdump file.  Pages of the dump's own size (16K for arm64k16).
 t_dar_config() {
-	local in src d=$dar_out/$1-conf${2:+-$2}
+	local in src d=$dar_out/$1-conf${2:+-$2} c=$dar_data/${dar_conf[$1]:-$1}.conf
 	mkdir -p "$dar_out"
 	dar_fetch "$1" && src=$(dar_in "$1") && in=$(dar_in "$1" ${2:-}) || return 1
 	mkdir -p "$d"
 	rm -f "$d/c.kd" "$d/c.elf"
-	vmsift -x "${dar_vmlinux[$1]}" --config "$dar_data/$1.conf" -l -d 31 \
+	vmsift -x "${dar_vmlinux[$1]}" --config "$c" -l -d 31 \
 		--message-level 0 "$in" "$d/c.kd" || return 1
 	$PY "$top/tests/tools/confdiff.py" check "$src" "$d/c.kd" "$dar_data/$1.mdf.dg" ||
 		return 1
-	vmsift -x "${dar_vmlinux[$1]}" --config "$dar_data/$1.conf" -E -d 31 \
+	vmsift -x "${dar_vmlinux[$1]}" --config "$c" -E -d 31 \
 		--message-level 0 "$in" "$d/c.elf" || return 1
 	$PY "$top/tests/tools/erase_cmp.py" elfkd "$src" "$d/c.elf" "$d/c.kd"
 }
@@ -225,8 +228,8 @@ t_dar_mdf_live() {
 		{ tail -n 3 "$d/log"; return 1; }
 	$PY "$top/tests/gen/arm64/digest.py" --check "$dar_data/$arch.expected" "$d/x.d31" || return 1
 	[ -f "$dar_data/$arch.mdf.dg" ] || return 0
-	"$@" -l -d 31 -x "${dar_vmlinux[$arch]}" --config "$dar_data/$arch.conf" "$in" "$d/c.kd" \
-		> "$d/log" 2>&1 || { tail -n 3 "$d/log"; return 1; }
+	"$@" -l -d 31 -x "${dar_vmlinux[$arch]}" --config "$dar_data/${dar_conf[$arch]:-$arch}.conf" \
+		"$in" "$d/c.kd" > "$d/log" 2>&1 || { tail -n 3 "$d/log"; return 1; }
 	$PY "$top/tests/tools/confdiff.py" check "$in" "$d/c.kd" "$dar_data/$arch.mdf.dg"
 }
 
@@ -259,6 +262,8 @@ else
 		t_dar_dmesg_stripped arm64k16
 	run_test "debuginfo arm64 16K: -x beside the note, -d 31: bitmaps equal upstream makedumpfile -x's" \
 		t_dar_x_note arm64k16
+	run_test "debuginfo arm64 16K: -x --config (the arm64 rules): upstream makedumpfile's pages and eraseinfo; -E the same" \
+		t_dar_config arm64k16
 	run_test "debuginfo arm64 16K: the arm64 rules in BTF form (kallsyms + BTF, no -x) write the -x run's file" \
 		t_dar_btf arm64k16
 	run_test "debuginfo riscv64: -g of the 6.12 -dbg vmlinux equals upstream makedumpfile's, no key exempt" \
@@ -276,9 +281,14 @@ else
 	if [ "${VMSIFT_ARCHDBG_MDF:-0}" = 1 ]; then
 		run_test "debuginfo arm64: makedumpfile:arm64 1.7.2 run again gives the carried -g, -x and --config references" \
 			t_dar_mdf_live arm64 "$top/tests/harness/mdf-debian" arm64
-		if [ -x "${MDF_ARM64_16K:-}" ]; then
-			run_test "debuginfo arm64 16K: upstream makedumpfile (MDF_ARM64_16K) run again gives the carried -g and -x references" \
-				t_dar_mdf_live arm64k16 "$MDF_ARM64_16K"
+		# MDF_ARM64_16K, or upstream built for aarch64 and run under
+		# qemu-user (tests/harness/mdf-upstream --arch arm64)
+		if dar_mdf16=$("$top/tests/harness/mdf-upstream" --arch arm64 2> "$dar_dir/mdf16.log"); then
+			run_test "debuginfo arm64 16K: upstream makedumpfile (mdf-upstream --arch arm64) run again gives the carried -g, -x and --config references" \
+				t_dar_mdf_live arm64k16 "$dar_mdf16"
+		else
+			run_test "debuginfo arm64 16K: an upstream makedumpfile for aarch64 (tests/harness/mdf-upstream --arch arm64)" \
+				t_failed_step "$dar_dir/mdf16.log"
 		fi
 		if [ -x "${MDF_RISCV64:-}" ]; then
 			run_test "debuginfo riscv64: upstream makedumpfile (MDF_RISCV64) run again gives the carried references" \
