@@ -53,6 +53,12 @@ declare -A dar_conf=([arm64k16]=arm64)  # its rules, when another's
 declare -A dar_name=([arm64]=kdump-arm64-384M [arm64k16]=kdump-arm64k16-640M
 	[riscv64]=snapshot-riscv64-256M)
 declare -A dar_vmlinux=()
+# arm64k16lpa2 (VMSIFT_ARM64_FULL=1): the same 16K kernel on a CPU with
+# LPA2, running VA_BITS 52 (4 levels); no carried file: the raw
+# /proc/vmcore of the kdump t_dar_lpa2_kdump makes, dar_raw.
+dar_ver[arm64k16lpa2]=${dar_ver[arm64k16]} dar_flavour[arm64k16lpa2]=arm64-16k
+dar_sub[arm64k16lpa2]=arm64 dar_conf[arm64k16lpa2]=arm64
+declare -A dar_raw=([arm64k16lpa2]=$dar_dir/kdump-arm64k16-lpa2.raw)
 
 # dar_fetch ARCH: the -dbg vmlinux of ARCH's carried kernel, in
 # dar_vmlinux[ARCH].
@@ -65,11 +71,16 @@ dar_fetch() {
 	dar_vmlinux[$1]=$v
 }
 
-# dar_in ARCH [nonote]: the carried vmcore (or its copy without the
-# VMCOREINFO note), path on stdout.
+# dar_in ARCH [nonote]: the carried vmcore, or dar_raw's (or its copy
+# without the VMCOREINFO note), path on stdout.
 dar_in() {
-	local in out=$dar_dir/$1.nonote
-	in=$(carried_input "${dar_sub[$1]}" "${dar_name[$1]}") || { echo "$in"; return 1; }
+	local in=${dar_raw[$1]:-} out=$dar_dir/$1.nonote
+	if [ -z "$in" ]; then
+		in=$(carried_input "${dar_sub[$1]}" "${dar_name[$1]}") || { echo "$in"; return 1; }
+	elif [ ! -s "$in" ]; then
+		echo "no $in: the kdump that makes it failed or did not run"
+		return 1
+	fi
 	if [ "${2:-}" = nonote ]; then
 		[ -f "$out" ] && [ "$out" -nt "$in" ] ||
 			$PY "$top/tests/tools/strip_vmcoreinfo.py" "$in" "$out" >&2 || return 1
@@ -159,7 +170,7 @@ t_dar_config() {
 }
 
 # t_dar_btf ARCH: the same rules in BTF form (ARCH.btf.conf, no -x) write
-# the -x run's file byte for byte.
+# the -x run's file byte for byte, which erased something, and only there.
 t_dar_btf() {
 	local in d=$dar_out/$1-btf c=${dar_conf[$1]:-$1}
 	mkdir -p "$dar_out"
@@ -170,7 +181,23 @@ t_dar_btf() {
 		--message-level 0 "$in" "$d/x.kd" || return 1
 	vmsift --config "$dar_data/$c.btf.conf" -l -d 31 --message-level 0 "$in" "$d/b.kd" ||
 		return 1
-	cmp "$d/x.kd" "$d/b.kd"
+	cmp "$d/x.kd" "$d/b.kd" && $PY "$top/tests/tools/erase_cmp.py" kdump "$in" "$d/x.kd" "$d/b.kd"
+}
+
+# t_dar_lpa2_kdump: a real kdump of the 16K kernel on a CPU with LPA2
+# (kdump-test --lpa2; vmsift-static.aarch64 in the capture kernel, its
+# dump's pages equal to the raw /proc/vmcore's), whose note says it ran
+# 52-bit VA (TCR_EL1_T1SZ 12): the raw copy is dar_raw[arm64k16lpa2].
+t_dar_lpa2_kdump() {
+	local raw=${dar_raw[arm64k16lpa2]} note
+	rm -f "$raw" "$dar_dir/arm64k16lpa2.nonote"
+	T_BOOT=${T_BOOT:-420} T_CAPTURE=${T_CAPTURE:-300} timeout 1500 \
+		"$top/tests/harness/kdump-test" --arch arm64 --kernel-flavour arm64-16k --lpa2 \
+		--mem 640 --crashkernel 192M --dump-args "-l -d 31" --save-raw "$raw" \
+		--out "$work/kdump-arm64k16-lpa2" || return 1
+	note=$($PY "$top/tests/tools/strip_vmcoreinfo.py" --note "$raw") || return 1
+	grep -qx 'NUMBER(TCR_EL1_T1SZ)=0xc' <<< "$note" && grep -qx 'PAGESIZE=16384' <<< "$note" ||
+		{ grep -E 'T1SZ|PAGESIZE|VA_BITS' <<< "$note"; echo "not a 16K kernel running 52-bit VA"; return 1; }
 }
 
 # t_dar_dmesg_x ARCH SED: --dump-dmesg -x beside the note equals the
@@ -266,6 +293,17 @@ else
 		t_dar_config arm64k16
 	run_test "debuginfo arm64 16K: the arm64 rules in BTF form (kallsyms + BTF, no -x) write the -x run's file" \
 		t_dar_btf arm64k16
+	if [ "${VMSIFT_ARM64_FULL:-0}" = 1 ] && [ "${VMSIFT_NO_QEMU:-0}" != 1 ]; then
+		run_test "debuginfo arm64 16K LPA2: a real kdump of the 16K kernel running 52-bit VA (kdump-test --lpa2), pages equal the raw vmcore" \
+			t_dar_lpa2_kdump
+		for dar_level in 1 31; do
+			run_test "debuginfo arm64 16K LPA2: -x on its vmcore stripped of VMCOREINFO, -d $dar_level: bitmaps equal the note's, pages read back" \
+				t_dar_x_stripped arm64k16lpa2 $dar_level
+		done
+		run_test "debuginfo arm64 16K LPA2: -x --config (the arm64 rules) and their BTF form write the same file, erased as the rules say" \
+			t_dar_btf arm64k16lpa2
+		rm -f "${dar_raw[arm64k16lpa2]}" "$dar_dir/arm64k16lpa2.nonote"
+	fi
 	run_test "debuginfo riscv64: -g of the 6.12 -dbg vmlinux equals upstream makedumpfile's, no key exempt" \
 		t_dar_g riscv64 --upstream
 	run_test "debuginfo riscv64: -x beside the note, -d 31: bitmaps equal upstream makedumpfile -x's" \
