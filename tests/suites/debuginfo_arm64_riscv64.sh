@@ -53,12 +53,17 @@ declare -A dar_conf=([arm64k16]=arm64)  # its rules, when another's
 declare -A dar_name=([arm64]=kdump-arm64-384M [arm64k16]=kdump-arm64k16-640M
 	[riscv64]=snapshot-riscv64-256M)
 declare -A dar_vmlinux=()
-# arm64k16lpa2 (VMSIFT_ARM64_FULL=1): the same 16K kernel on a CPU with
-# LPA2, running VA_BITS 52 (4 levels); no carried file: the raw
-# /proc/vmcore of the kdump t_dar_lpa2_kdump makes, dar_raw.
+# The real kdumps of VMSIFT_ARM64_FULL=1, no carried file: the raw
+# /proc/vmcore t_dar_kdump makes, dar_raw.  arm64k16lpa2: the same 16K
+# kernel on a CPU with LPA2, running VA_BITS 52 (4 levels); arm64trixie:
+# trixie's 6.12 4K kernel (dar_suite), built VA_BITS 52, running 48.
 dar_ver[arm64k16lpa2]=${dar_ver[arm64k16]} dar_flavour[arm64k16lpa2]=arm64-16k
-dar_sub[arm64k16lpa2]=arm64 dar_conf[arm64k16lpa2]=arm64
-declare -A dar_raw=([arm64k16lpa2]=$dar_dir/kdump-arm64k16-lpa2.raw)
+dar_ver[arm64trixie]=6.12.117+deb13-arm64
+dar_sub[arm64k16lpa2]=arm64 dar_sub[arm64trixie]=arm64
+dar_conf[arm64k16lpa2]=arm64 dar_conf[arm64trixie]=arm64
+declare -A dar_suite=([arm64trixie]=trixie)
+declare -A dar_raw=([arm64k16lpa2]=$dar_dir/kdump-arm64k16-lpa2.raw
+	[arm64trixie]=$dar_dir/kdump-arm64-trixie.raw)
 
 # dar_fetch ARCH: the -dbg vmlinux of ARCH's carried kernel, in
 # dar_vmlinux[ARCH].
@@ -66,7 +71,7 @@ dar_fetch() {
 	local v
 	[ -n "${dar_vmlinux[$1]:-}" ] && return 0
 	v=$(. "$top/tests/harness/lib.sh" && set_arch "${dar_sub[$1]}" &&
-		set_flavour "${dar_flavour[$1]:-}" && fetch_dbg_vmlinux "${dar_ver[$1]}" >&2 && echo "$DBG_VMLINUX") ||
+		set_flavour "${dar_flavour[$1]:-}" && set_ksuite "${dar_suite[$1]:-}" && fetch_dbg_vmlinux "${dar_ver[$1]}" >&2 && echo "$DBG_VMLINUX") ||
 		{ echo "cannot fetch the $1 -dbg vmlinux"; return 1; }
 	dar_vmlinux[$1]=$v
 }
@@ -184,20 +189,25 @@ t_dar_btf() {
 	cmp "$d/x.kd" "$d/b.kd" && $PY "$top/tests/tools/erase_cmp.py" kdump "$in" "$d/x.kd" "$d/b.kd"
 }
 
-# t_dar_lpa2_kdump: a real kdump of the 16K kernel on a CPU with LPA2
-# (kdump-test --lpa2; vmsift-static.aarch64 in the capture kernel, its
-# dump's pages equal to the raw /proc/vmcore's), whose note says it ran
-# 52-bit VA (TCR_EL1_T1SZ 12): the raw copy is dar_raw[arm64k16lpa2].
-t_dar_lpa2_kdump() {
-	local raw=${dar_raw[arm64k16lpa2]} note
-	rm -f "$raw" "$dar_dir/arm64k16lpa2.nonote"
+# t_dar_kdump KEY T1SZ PAGESIZE KDUMP-TEST-ARGS...: a real kdump of KEY's
+# kernel (tests/harness/kdump-test --arch arm64 ARGS: vmsift-static.aarch64
+# -l -d 31 in the capture kernel, its pages equal to the raw
+# /proc/vmcore's, its bitmaps to upstream makedumpfile's, which must be
+# there (mdf-upstream --arch arm64) but for the LPA2 kernel, which it
+# cannot read), whose note says it ran with TCR_EL1_T1SZ T1SZ and
+# PAGESIZE: the raw copy is dar_raw[KEY].
+t_dar_kdump() {
+	local key=$1 t1sz=$2 ps=$3 raw=${dar_raw[$1]} note
+	shift 3
+	rm -f "$raw" "$dar_dir/$key.nonote"
+	[ "$key" = arm64k16lpa2 ] || "$top/tests/harness/mdf-upstream" --arch arm64 > /dev/null ||
+		{ echo "no upstream makedumpfile for aarch64 to check the bitmaps"; return 1; }
 	T_BOOT=${T_BOOT:-420} T_CAPTURE=${T_CAPTURE:-300} timeout 1500 \
-		"$top/tests/harness/kdump-test" --arch arm64 --kernel-flavour arm64-16k --lpa2 \
-		--mem 640 --crashkernel 192M --dump-args "-l -d 31" --save-raw "$raw" \
-		--out "$work/kdump-arm64k16-lpa2" || return 1
+		"$top/tests/harness/kdump-test" --arch arm64 "$@" --dump-args "-l -d 31" \
+		--save-raw "$raw" --out "$work/kdump-$key" || return 1
 	note=$($PY "$top/tests/tools/strip_vmcoreinfo.py" --note "$raw") || return 1
-	grep -qx 'NUMBER(TCR_EL1_T1SZ)=0xc' <<< "$note" && grep -qx 'PAGESIZE=16384' <<< "$note" ||
-		{ grep -E 'T1SZ|PAGESIZE|VA_BITS' <<< "$note"; echo "not a 16K kernel running 52-bit VA"; return 1; }
+	grep -qx "NUMBER(TCR_EL1_T1SZ)=$t1sz" <<< "$note" && grep -qx "PAGESIZE=$ps" <<< "$note" ||
+		{ grep -E 'T1SZ|PAGESIZE|VA_BITS' <<< "$note"; echo "not T1SZ $t1sz and pages of $ps"; return 1; }
 }
 
 # t_dar_dmesg_x ARCH SED: --dump-dmesg -x beside the note equals the
@@ -295,14 +305,21 @@ else
 		t_dar_btf arm64k16
 	if [ "${VMSIFT_ARM64_FULL:-0}" = 1 ] && [ "${VMSIFT_NO_QEMU:-0}" != 1 ]; then
 		run_test "debuginfo arm64 16K LPA2: a real kdump of the 16K kernel running 52-bit VA (kdump-test --lpa2), pages equal the raw vmcore" \
-			t_dar_lpa2_kdump
-		for dar_level in 1 31; do
-			run_test "debuginfo arm64 16K LPA2: -x on its vmcore stripped of VMCOREINFO, -d $dar_level: bitmaps equal the note's, pages read back" \
-				t_dar_x_stripped arm64k16lpa2 $dar_level
+			t_dar_kdump arm64k16lpa2 0xc 16384 --kernel-flavour arm64-16k --lpa2 \
+			--mem 640 --crashkernel 192M
+		run_test "debuginfo arm64 trixie: a real kdump of trixie's 6.12 4K kernel (VA_BITS 52 running 48), pages and bitmaps equal the raw vmcore's and upstream makedumpfile's" \
+			t_dar_kdump arm64trixie 0x10 4096 --kernel-suite trixie --mem 512
+		for dar_key in arm64k16lpa2 arm64trixie; do
+			dar_what="arm64 16K LPA2"
+			[ $dar_key = arm64trixie ] && dar_what="arm64 trixie"
+			for dar_level in 1 31; do
+				run_test "debuginfo $dar_what: -x on its vmcore stripped of VMCOREINFO, -d $dar_level: bitmaps equal the note's, pages read back" \
+					t_dar_x_stripped $dar_key $dar_level
+			done
+			run_test "debuginfo $dar_what: -x --config (the arm64 rules) and their BTF form write the same file, erased as the rules say" \
+				t_dar_btf $dar_key
+			rm -rf "${dar_raw[$dar_key]}" "$dar_dir/$dar_key.nonote" "$work/kdump-$dar_key"
 		done
-		run_test "debuginfo arm64 16K LPA2: -x --config (the arm64 rules) and their BTF form write the same file, erased as the rules say" \
-			t_dar_btf arm64k16lpa2
-		rm -f "${dar_raw[arm64k16lpa2]}" "$dar_dir/arm64k16lpa2.nonote"
 	fi
 	run_test "debuginfo riscv64: -g of the 6.12 -dbg vmlinux equals upstream makedumpfile's, no key exempt" \
 		t_dar_g riscv64 --upstream
