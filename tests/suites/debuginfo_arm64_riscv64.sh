@@ -155,10 +155,16 @@ t_dar_x_note() {
 	$PY "$top/tests/gen/arm64/digest.py" --check "$dar_data/$1.expected" "$d/x.d31"
 }
 
+# dar_dg ARCH: the digest of makedumpfile's -x --config dump, carried
+# (ARCH.mdf.dg), or for a kdump of this run the one t_dar_mdf_config made.
+dar_dg() {
+	if [ -n "${dar_raw[$1]:-}" ]; then echo "$dar_dir/$1.mdf.dg"; else echo "$dar_data/$1.mdf.dg"; fi
+}
+
 # t_dar_config ARCH [nonote]: -x --config with ARCH's rules (ARCH.conf, or
 # dar_conf's) writes the pages and eraseinfo of makedumpfile's dump (its
-# carried digest, ARCH.mdf.dg); -E the same pages and eraseinfo as the
-# kdump file.  Pages of the dump's own size (16K for arm64k16).
+# digest, dar_dg); -E the same pages and eraseinfo as the kdump file.
+# Pages of the dump's own size (16K for arm64k16).
 t_dar_config() {
 	local in src d=$dar_out/$1-conf${2:+-$2} c=$dar_data/${dar_conf[$1]:-$1}.conf
 	mkdir -p "$dar_out"
@@ -167,7 +173,7 @@ t_dar_config() {
 	rm -f "$d/c.kd" "$d/c.elf"
 	vmsift -x "${dar_vmlinux[$1]}" --config "$c" -l -d 31 \
 		--message-level 0 "$in" "$d/c.kd" || return 1
-	$PY "$top/tests/tools/confdiff.py" check "$src" "$d/c.kd" "$dar_data/$1.mdf.dg" ||
+	$PY "$top/tests/tools/confdiff.py" check "$src" "$d/c.kd" "$(dar_dg "$1")" ||
 		return 1
 	vmsift -x "${dar_vmlinux[$1]}" --config "$c" -E -d 31 \
 		--message-level 0 "$in" "$d/c.elf" || return 1
@@ -187,6 +193,20 @@ t_dar_btf() {
 	vmsift --config "$dar_data/$c.btf.conf" -l -d 31 --message-level 0 "$in" "$d/b.kd" ||
 		return 1
 	cmp "$d/x.kd" "$d/b.kd" && $PY "$top/tests/tools/erase_cmp.py" kdump "$in" "$d/x.kd" "$d/b.kd"
+}
+
+# t_dar_mdf_config KEY: upstream makedumpfile (mdf-upstream --arch arm64)
+# -l -d 31 -x --config with KEY's rules on dar_raw's vmcore, its digest
+# into dar_dg for t_dar_config (about 3 minutes under qemu-user).
+t_dar_mdf_config() {
+	local in mdf d=$dar_out/$1-mdfconf dg
+	dar_fetch "$1" && in=$(dar_in "$1") && dg=$(dar_dg "$1") || return 1
+	mdf=$("$top/tests/harness/mdf-upstream" --arch arm64) || return 1
+	mkdir -p "$d"
+	rm -f "$d/ref.kd" "$dg"
+	"$mdf" -l -d 31 -x "${dar_vmlinux[$1]}" --config "$dar_data/${dar_conf[$1]:-$1}.conf" \
+		"$in" "$d/ref.kd" > "$d/log" 2>&1 || { tail -n 3 "$d/log"; return 1; }
+	$PY "$top/tests/tools/confdiff.py" digest "$in" "$d/ref.kd" > "$dg.tmp" && mv "$dg.tmp" "$dg"
 }
 
 # t_dar_kdump KEY T1SZ PAGESIZE KDUMP-TEST-ARGS...: a real kdump of KEY's
@@ -318,7 +338,17 @@ else
 			done
 			run_test "debuginfo $dar_what: -x --config (the arm64 rules) and their BTF form write the same file, erased as the rules say" \
 				t_dar_btf $dar_key
-			rm -rf "${dar_raw[$dar_key]}" "$dar_dir/$dar_key.nonote" "$work/kdump-$dar_key"
+			[ $dar_key = arm64trixie ] || continue
+			run_test "debuginfo arm64 trixie: upstream makedumpfile -x --config (the arm64 rules) on its vmcore, the reference" \
+				t_dar_mdf_config arm64trixie
+			run_test "debuginfo arm64 trixie: -x --config (the arm64 rules): upstream makedumpfile's pages and eraseinfo; -E the same" \
+				t_dar_config arm64trixie
+			run_test "debuginfo arm64 trixie: -x --config on its vmcore stripped of VMCOREINFO: upstream makedumpfile's pages and eraseinfo" \
+				t_dar_config arm64trixie nonote
+		done
+		for dar_key in arm64k16lpa2 arm64trixie; do
+			rm -rf "${dar_raw[$dar_key]}" "$dar_dir/$dar_key.nonote" "$dar_dir/$dar_key.mdf.dg" \
+				"$work/kdump-$dar_key"
 		done
 	fi
 	run_test "debuginfo riscv64: -g of the 6.12 -dbg vmlinux equals upstream makedumpfile's, no key exempt" \
