@@ -366,15 +366,25 @@ static int list_one(void *ctx, const char *name, struct vs_error *err)
 	return 0;
 }
 
-/* The names of the dump's modules, listed once. */
+/* The names of the dump's modules, listed once: all of them or none, so
+ * that a walk that failed part way (a wild next pointer, a cycle) leaves
+ * no names behind for the next declaration's walk to add again. */
 static int list_loaded(struct vs_erase_mods *m, struct vs_error *err)
 {
 	if (m->listed)
 		return 0;
-	if (vs_module_each(m->kti, m->mem, list_one, m, err) < 0)
-		return -1;
+	if (vs_module_each(m->kti, m->mem, list_one, m, err) < 0) {
+		m->nloaded = 0;
+		return vs_err_ctx(err, "listing the dump's modules for a "
+				  "definition");
+	}
 	m->listed = 1;
 	return 0;
+}
+
+const char *vs_erase_mods_loaded(const struct vs_erase_mods *m, size_t i)
+{
+	return m->listed && i < m->nloaded ? m->loaded[i] : NULL;
 }
 
 struct em_places {
