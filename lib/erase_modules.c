@@ -104,14 +104,12 @@ static int mo_enumerator(void *ctx, const char *name, int64_t *value,
 	return o->types.ops->enumerator(o->types.ctx, name, value, err);
 }
 
-static int mo_member_at(void *ctx, uint64_t type, unsigned index,
-			const char **name, uint64_t *offset, uint64_t *mtype,
-			struct vs_error *err)
+static int mo_member_next(void *ctx, uint64_t type, uint64_t *pos,
+			  struct vs_ti_member *out, struct vs_error *err)
 {
 	const struct em_one *o = ctx;
 
-	return o->types.ops->member_at(o->types.ctx, type, index, name,
-				       offset, mtype, err);
+	return o->types.ops->member_next(o->types.ctx, type, pos, out, err);
 }
 
 static void mo_free(void *ctx)
@@ -126,7 +124,7 @@ static const struct vs_typeinfo_ops module_ops = {
 	.type_by_name = mo_type_by_name,
 	.type = mo_type,
 	.member = mo_member,
-	.member_at = mo_member_at,
+	.member_next = mo_member_next,
 	.enumerator = mo_enumerator,
 	.free = mo_free,
 };

@@ -413,26 +413,29 @@ static int ti_member(void *ctx, uint64_t type, const char *member,
 	return ret < 0 ? -1 : 0;
 }
 
-static int ti_member_at(void *ctx, uint64_t type, unsigned index,
-			const char **name, uint64_t *offset, uint64_t *mtype,
-			struct vs_error *err)
+/* Member *POS (an index) of the struct or union TYPE; *POS moves on. */
+static int ti_member_next(void *ctx, uint64_t type, uint64_t *pos,
+			  struct vs_ti_member *out, struct vs_error *err)
 {
 	const struct ti_btf *b = ctx;
 	const struct btf_type *t;
-	uint32_t id;
+	uint32_t id, i;
 
 	if (type == 0 || (type & PTR_FLAG) || type - 1 > UINT32_MAX ||
 	    resolve(b, (uint32_t)(type - 1), &id, &t, err) < 0 ||
 	    !btf_is_composite(t))
 		return vs_err(err, "type id 0x%llx is not a struct or union",
 			      (unsigned long long)type);
-	if (index >= btf_vlen(t))
+	if (*pos >= btf_vlen(t))
 		return 1;
-	*name = btf__name_by_offset(b->btf, btf_members(t)[index].name_off);
-	if (*name && !**name)
-		*name = NULL;
-	*offset = btf_member_bit_offset(t, index) / 8;
-	*mtype = (uint64_t)btf_members(t)[index].type + 1;
+	i = (uint32_t)(*pos)++;
+	out->name = btf__name_by_offset(b->btf, btf_members(t)[i].name_off);
+	if (out->name && !*out->name)
+		out->name = NULL;
+	out->bit_offset = btf_member_bit_offset(t, i);
+	out->bit_size = btf_member_bitfield_size(t, i);
+	out->offset = out->bit_offset / 8;
+	out->type = (uint64_t)btf_members(t)[i].type + 1;
 	return 0;
 }
 
@@ -487,7 +490,7 @@ static const struct vs_typeinfo_ops btf_ops = {
 	.type_by_name = ti_type_by_name,
 	.type = ti_type,
 	.member = ti_member,
-	.member_at = ti_member_at,
+	.member_next = ti_member_next,
 	.enumerator = ti_enumerator,
 	.free = ti_free,
 };
