@@ -61,6 +61,13 @@ struct vs_ti_member {
 	uint32_t bit_size;    /* a bit-field's width; 0: not a bit-field */
 };
 
+/* The most children one member lookup (the member op) looks at, those
+ * of anonymous members included: the kernel's biggest structs take a
+ * few hundred, while a hostile file whose anonymous members repeat a
+ * type K times a level, D levels deep, would take K^D (2^32 for a BTF of
+ * 32 small types).  More is refused with a message that says so. */
+#define VS_TI_MAX_VISITS 65536u
+
 struct vs_typeinfo_ops {
 	const char *name;                    /* "DWARF", "BTF" */
 	/* The address of a global (data or function) symbol. */
@@ -77,7 +84,8 @@ struct vs_typeinfo_ops {
 	int (*type)(void *ctx, uint64_t type, struct vs_ti_type *out,
 		    struct vs_error *err);
 	/* A member of a struct or union type, found in anonymous members
-	 * too: its byte offset and type. */
+	 * too (VS_TI_MAX_VISITS children looked at, at most): its byte
+	 * offset and type. */
 	int (*member)(void *ctx, uint64_t type, const char *member,
 		      uint64_t *offset, uint64_t *mtype, struct vs_error *err);
 	/* The members of a struct or union type one by one, as declared

@@ -337,16 +337,25 @@ static int ti_type(void *ctx, uint64_t type, struct vs_ti_type *out,
 	return 0;
 }
 
-static int find_member(const struct ti_btf *b, uint32_t id, const char *name,
+/* What one member lookup looks for, and how many more members it may
+ * look at (VS_TI_MAX_VISITS in all). */
+struct find {
+	const char *name;
+	const char *in;              /* the struct's name, for messages */
+	unsigned left;
+};
+
+static int find_member(const struct ti_btf *b, uint32_t id, struct find *f,
 		       int depth, uint64_t *offset, uint64_t *mtype,
 		       struct vs_error *err);
 
-/* Member I of composite T (id ID): NAME itself, or inside it when it is
- * anonymous.  1: found; 0: not here; -1: failed. */
+/* Member I of composite T (id ID): F->name itself, or inside it when it
+ * is anonymous.  1: found; 0: not here; -1: failed. */
 static int try_member(const struct ti_btf *b, const struct btf_type *t,
-		      uint32_t i, const char *name, int depth,
+		      uint32_t i, struct find *f, int depth,
 		      uint64_t *offset, uint64_t *mtype, struct vs_error *err)
 {
+	const char *name = f->name;
 	const struct btf_member *m = btf_members(t) + i;
 	const char *mn = btf__name_by_offset(b->btf, m->name_off);
 	uint32_t bits = btf_member_bit_offset(t, i);
@@ -363,13 +372,13 @@ static int try_member(const struct ti_btf *b, const struct btf_type *t,
 		*mtype = (uint64_t)m->type + 1;
 		return 1;
 	}
-	ret = find_member(b, m->type, name, depth + 1, &inner, mtype, err);
+	ret = find_member(b, m->type, f, depth + 1, &inner, mtype, err);
 	if (ret == 1)
 		*offset = bits / 8 + inner;
 	return ret;
 }
 
-static int find_member(const struct ti_btf *b, uint32_t id, const char *name,
+static int find_member(const struct ti_btf *b, uint32_t id, struct find *f,
 		       int depth, uint64_t *offset, uint64_t *mtype,
 		       struct vs_error *err)
 {
@@ -385,7 +394,13 @@ static int find_member(const struct ti_btf *b, uint32_t id, const char *name,
 	if (!btf_is_composite(t))
 		return 0;
 	for (i = 0; i < btf_vlen(t); i++) {
-		ret = try_member(b, t, i, name, depth, offset, mtype, err);
+		if (f->left == 0)
+			return vs_err(err, "member '%s' of '%s': more than %u "
+				      "members looked at, anonymous ones' "
+				      "included", f->name, f->in,
+				      VS_TI_MAX_VISITS);
+		f->left--;
+		ret = try_member(b, t, i, f, depth, offset, mtype, err);
 		if (ret != 0)
 			return ret;
 	}
@@ -397,6 +412,7 @@ static int ti_member(void *ctx, uint64_t type, const char *member,
 {
 	const struct ti_btf *b = ctx;
 	struct vs_ti_type st;
+	struct find f = { member, NULL, VS_TI_MAX_VISITS };
 	int ret;
 
 	if (ti_type(ctx, type, &st, err) < 0)
@@ -405,8 +421,8 @@ static int ti_member(void *ctx, uint64_t type, const char *member,
 		return vs_err(err, "cannot take member '%s' of '%s': not a "
 			      "struct or union", member, st.name ? st.name :
 			      "(anonymous type)");
-	ret = find_member(b, (uint32_t)(type - 1), member, 0, offset, mtype,
-			  err);
+	f.in = st.name ? st.name : "(anonymous type)";
+	ret = find_member(b, (uint32_t)(type - 1), &f, 0, offset, mtype, err);
 	if (ret == 0)
 		return vs_err(err, "'%s' has no member '%s'",
 			      st.name ? st.name : "(anonymous type)", member);

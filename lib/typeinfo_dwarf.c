@@ -769,14 +769,16 @@ static int member_offset(Dwarf_Die *m, uint64_t *off)
 }
 
 #define FOUND_BITFIELD (-2)
+#define FOUND_TOO_MANY (-3)
 
 /* MEMBER of the struct or union DIE, in its anonymous members too: 0,
  * -1 when not found, FOUND_BITFIELD for a bit-field (not a range of
  * bytes: the BTF source refuses it too; makedumpfile 1.7.2 erases at the
- * struct's address minus one, doc/erase.md). */
+ * struct's address minus one, doc/erase.md), FOUND_TOO_MANY when *LEFT
+ * children have been looked at (VS_TI_MAX_VISITS in all). */
 static int find_member(const struct dw_ctx *c, Dwarf_Die *sd,
 		       const char *member, uint64_t *off, uint64_t *mtype,
-		       int depth)
+		       int depth, unsigned *left)
 {
 	Dwarf_Die m;
 
@@ -787,6 +789,9 @@ static int find_member(const struct dw_ctx *c, Dwarf_Die *sd,
 		Dwarf_Die t;
 		int is_void, tag, ret;
 
+		if (*left == 0)
+			return FOUND_TOO_MANY;
+		--*left;
 		if (dwarf_tag(&m) != DW_TAG_member)
 			continue;
 		if (name && !strcmp(name, member)) {
@@ -802,7 +807,7 @@ static int find_member(const struct dw_ctx *c, Dwarf_Die *sd,
 		tag = dwarf_tag(&t);
 		if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type)
 			continue;
-		ret = find_member(c, &t, member, off, mtype, depth + 1);
+		ret = find_member(c, &t, member, off, mtype, depth + 1, left);
 		if (ret == 0) {
 			uint64_t base;
 
@@ -823,6 +828,7 @@ static int dw_member(void *ctx, uint64_t type, const char *member,
 	Dwarf_Die die;
 	int is_void, tag, ret;
 	const char *tname;
+	unsigned left = VS_TI_MAX_VISITS;
 
 	if (type >> PTR_SHIFT || resolve(c, type, &die, &is_void) < 0 ||
 	    is_void)
@@ -834,10 +840,14 @@ static int dw_member(void *ctx, uint64_t type, const char *member,
 	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type)
 		return vs_err(err, "'%s' is not a struct or union (looking for "
 			      "member '%s')", tname ? tname : "?", member);
-	ret = find_member(c, &die, member, offset, mtype, 0);
+	ret = find_member(c, &die, member, offset, mtype, 0, &left);
 	if (ret == FOUND_BITFIELD)
 		return vs_err(err, "member '%s' is a bitfield: it cannot be "
 			      "erased by bytes", member);
+	if (ret == FOUND_TOO_MANY)
+		return vs_err(err, "member '%s' of '%s': more than %u members "
+			      "looked at, anonymous ones' included", member,
+			      tname ? tname : "(anonymous)", VS_TI_MAX_VISITS);
 	if (ret < 0)
 		return vs_err(err, "no member '%s' in '%s %s'", member,
 			      tag == DW_TAG_union_type ? "union" : "struct",

@@ -45,7 +45,8 @@ t_bound_type() {
 
 # t_layout: tests/unit/layout_test on struct bf in four objects gcc
 # writes (a: lo:3, hi:5; b: hi two bits later; c: hi 4 bits wide; d: a's
-# again), a's also with DWARF 4, and a's struct many of 4000 members.
+# again), a's also with DWARF 4, a's struct many of 4000 members, and
+# nest.o's struct nest9 (5^9 anonymous members deep down).
 t_layout() {
 	local d=$work/unit/layout n=4000 i
 	rm -rf "$d" && mkdir -p "$d" || return 1
@@ -62,6 +63,19 @@ t_layout() {
 		${CC:-cc} -g -c "$d/$i.c" -o "$d/$i.o" || return 1
 	done
 	${CC:-cc} -gdwarf-4 -c "$d/a.c" -o "$d/a4.o" || return 1
+	# anonymous members of one type, over and over (GNU C allows a
+	# tagged one with -fms-extensions; empty structs keep names unique)
+	{
+		echo 'struct nest0 { };'
+		for ((i = 1; i <= 9; i++)); do
+			printf 'struct nest%d {' "$i"
+			[ "$i" = 9 ] && printf ' int top;'
+			printf ' struct nest%d;' $((i - 1)) $((i - 1)) $((i - 1)) $((i - 1)) $((i - 1))
+			echo ' };'
+		done
+		echo 'struct nest9 *nest;'
+	} > "$d/nest.c"
+	${CC:-cc} -g -fms-extensions -c "$d/nest.c" -o "$d/nest.o" || return 1
 	t_unit layout "$d" "$n"
 }
 
@@ -91,7 +105,7 @@ run_test "unit: kallsyms decoding: relative, absolute per-CPU, absolute 8/4, bot
 	t_unit kallsyms
 run_test "unit: small-read blocks (file.c): block boundaries, the file's end, a read past it refused, LRU eviction, random reads against pread, mmap on and off" \
 	t_unit smallread
-run_test "unit: struct layouts (typeinfo_complete.c): bit-fields' first bit and width from DWARF 5, DWARF 4 and BTF; layouts differing in one bit-field refused, identical accepted; a digest linear in the members" \
+run_test "unit: struct layouts (typeinfo_complete.c): bit-fields' first bit and width from DWARF 5, DWARF 4 and BTF; layouts differing in one bit-field refused, identical accepted; a digest linear in the members; a member lookup bounded (DWARF, BTF)" \
 	t_layout
 if unit_small=$(unit_small_vmcore) && [ ${#vmcores[@]} -gt 0 ]; then
 	run_test "unit: API contract: a session dumps twice, dry run, cancel" \

@@ -12,12 +12,18 @@
  *     DWARF and in BTF;
  *   - the digest of a struct of many members costs a number of DIE steps
  *     linear in the members: dwarf_child() and dwarf_siblingof() are
- *     wrapped (tests/unit/Makefile) and counted.
+ *     wrapped (tests/unit/Makefile) and counted;
+ *   - a member lookup in anonymous members that repeat a type over and
+ *     over (struct nest9 of 5 anonymous struct nest8, each of 5 nest7...:
+ *     5^9 members for a name that is not there) stops after
+ *     VS_TI_MAX_VISITS with a message, in DWARF (DIE steps counted) and
+ *     in BTF (21 levels of 2; btf__type_by_id() wrapped and counted),
+ *     while a member that is there is still found.
  *
- *   layout_test DIR N    DIR/{a,b,c,d}.o (gcc -g) and DIR/a4.o
- *                        (-gdwarf-4) from the sources
- *                        tests/suites/unit.sh writes; struct many in a.o
- *                        has N int members
+ *   layout_test DIR N    DIR/{a,b,c,d}.o (gcc -g), DIR/a4.o (-gdwarf-4)
+ *                        and DIR/nest.o (-fms-extensions) from the
+ *                        sources tests/suites/unit.sh writes; struct
+ *                        many in a.o has N int members
  */
 #include <elfutils/libdw.h>
 #include <bpf/btf.h>
@@ -35,7 +41,13 @@ int __wrap_dwarf_child(Dwarf_Die *die, Dwarf_Die *result);
 int __real_dwarf_siblingof(Dwarf_Die *die, Dwarf_Die *result);
 int __wrap_dwarf_siblingof(Dwarf_Die *die, Dwarf_Die *result);
 
+const struct btf_type *__real_btf__type_by_id(const struct btf *btf,
+					      __u32 id);
+const struct btf_type *__wrap_btf__type_by_id(const struct btf *btf,
+					      __u32 id);
+
 static unsigned long steps;          /* the library's DIE steps */
+static unsigned long btf_looks;      /* its BTF type look-ups */
 
 int __wrap_dwarf_child(Dwarf_Die *die, Dwarf_Die *result)
 {
@@ -47,6 +59,13 @@ int __wrap_dwarf_siblingof(Dwarf_Die *die, Dwarf_Die *result)
 {
 	steps++;
 	return __real_dwarf_siblingof(die, result);
+}
+
+const struct btf_type *__wrap_btf__type_by_id(const struct btf *btf,
+					      __u32 id)
+{
+	btf_looks++;
+	return __real_btf__type_by_id(btf, id);
 }
 
 /* --- places for vs_ti_complete(): none at 0 (the vmlinux), then 2 --- */
@@ -163,19 +182,42 @@ static void check_linear(const struct vs_typeinfo *ti, unsigned long n)
 	CHECK(steps <= 2 * n + 2);
 }
 
+/* In TI's struct NAME: member "top" found at TOP, "nosuch" refused
+ * after VS_TI_MAX_VISITS members; *COUNT (the source's steps) at most
+ * PER times that for the refusal. */
+static void check_nest(const struct vs_typeinfo *ti, const char *name,
+		       uint64_t top, unsigned long *count, unsigned per)
+{
+	struct vs_error err;
+	uint64_t t, off = 0, mt;
+
+	vs_err_clear(&err);
+	if (!CHECK(ti->ops->type_by_name(ti->ctx, name, &t, &err) == 0))
+		return;
+	CHECK(ti->ops->member(ti->ctx, t, "top", &off, &mt, &err) == 0);
+	CHECK_U64(off, top);
+	*count = 0;
+	CHECK(ti->ops->member(ti->ctx, t, "nosuch", &off, &mt, &err) < 0);
+	printf("%s: a member not there: %lu steps\n", ti->ops->name, *count);
+	CHECK_STR(err.msg, "member 'nosuch' of 'nest");
+	CHECK_STR(err.msg, "more than 65536 members looked at");
+	CHECK(*count <= (unsigned long)per * VS_TI_MAX_VISITS);
+}
+
 static void test_dwarf(const char *dir, unsigned long n)
 {
-	static const char *const names[] = { "a", "b", "c", "d", "a4" };
-	struct vs_typeinfo ti[5];
+	static const char *const names[] = { "a", "b", "c", "d", "a4", "nest" };
+	struct vs_typeinfo ti[6];
 
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 6; i++)
 		if (!CHECK(open_o(&ti[i], dir, names[i]) == 0))
 			return;
 	check_members(&ti[0], "DWARF 5");
 	check_members(&ti[4], "DWARF 4");
 	check_same_and_different(ti, "DWARF");
 	check_linear(&ti[0], n);
-	for (int i = 0; i < 5; i++)
+	check_nest(&ti[5], "struct nest9", 0, &steps, 2);
+	for (int i = 0; i < 6; i++)
 		vs_typeinfo_free(&ti[i]);
 }
 
@@ -199,6 +241,54 @@ static struct btf *btf_bf(uint32_t hi_bit, uint32_t hi_bits)
 		return NULL;
 	}
 	return b;
+}
+
+/* nest0 { int top; int x; }, then nestK of two anonymous nestK-1, up
+ * to nest20: 2^21 members for a name that is not there. */
+static struct btf *btf_nest(void)
+{
+	struct btf *b = btf__new_empty();
+	int id = -1, prev;
+	char name[16];
+
+	if (!b)
+		return NULL;
+	prev = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	if (prev < 0 || (id = btf__add_struct(b, "nest0", 8)) < 0 ||
+	    btf__add_field(b, "top", prev, 0, 0) < 0 ||
+	    btf__add_field(b, "x", prev, 32, 0) < 0)
+		id = -1;
+	for (uint32_t k = 1, size = 16; k <= 20 && id > 0; k++, size *= 2) {
+		prev = id;
+		snprintf(name, sizeof(name), "nest%u", k);
+		if ((id = btf__add_struct(b, name, size)) < 0 ||
+		    btf__add_field(b, NULL, prev, 0, 0) < 0 ||
+		    btf__add_field(b, NULL, prev, size * 4, 0) < 0)
+			id = -1;
+	}
+	if (id < 0) {
+		btf__free(b);
+		return NULL;
+	}
+	return b;
+}
+
+static void test_btf_nest(void)
+{
+	struct vs_typeinfo ti = { 0 };
+	struct vs_error err;
+	struct btf *b = btf_nest();
+	const void *raw = NULL;
+	uint32_t size;
+
+	vs_err_clear(&err);
+	if (b)
+		raw = btf__raw_data(b, &size);
+	if (CHECK(raw && vs_typeinfo_btf_new(&ti, raw, size, NULL, 8,
+					     &err) == 0))
+		check_nest(&ti, "struct nest20", 0, &btf_looks, 4);
+	vs_typeinfo_free(&ti);
+	btf__free(b);
 }
 
 static void test_btf(void)
@@ -238,5 +328,6 @@ int main(int argc, char **argv)
 	}
 	test_dwarf(argv[1], strtoul(argv[2], NULL, 0));
 	test_btf();
+	test_btf_nest();
 	return check_exit("layout_test");
 }
