@@ -511,6 +511,25 @@ static const struct vs_typeinfo_ops btf_ops = {
 	.free = ti_free,
 };
 
+/* The types of BTF from id FIRST on (its own: 1, or a split BTF's first
+ * past its base) start on a 4-byte boundary, as the kernel writes them.
+ * libbpf takes a header longer than its 24 bytes of any length, and
+ * with one of 25 every struct btf_type read here would be misaligned
+ * (UBSan's report on the fuzz target, crash-btf-misaligned-types). */
+static int check_aligned(const struct btf *btf, uint32_t first,
+			 struct vs_error *err)
+{
+	const struct btf_type *t;
+
+	if (first >= btf__type_cnt(btf))
+		return 0;
+	t = btf__type_by_id(btf, first);
+	if (!t || (uintptr_t)t % 4 == 0)
+		return 0;
+	return vs_err(err, "the BTF's types do not start on a 4-byte boundary "
+		      "(a header length that is not a multiple of 4)");
+}
+
 int vs_typeinfo_btf_new(struct vs_typeinfo *ti, const void *data, size_t size,
 			struct vs_kallsyms *ks, unsigned ptr_size,
 			struct vs_error *err)
@@ -544,6 +563,10 @@ int vs_typeinfo_btf_new(struct vs_typeinfo *ti, const void *data, size_t size,
 		ti_free(b);
 		return vs_err(err, "libbpf cannot parse the BTF (%zu bytes): %s",
 			      size, strerror(errno));
+	}
+	if (check_aligned(b->btf, 1, err) < 0) {
+		ti_free(b);
+		return -1;
 	}
 	btf__set_pointer_size(b->btf, ptr_size);
 	ti->ops = &btf_ops;
@@ -605,6 +628,10 @@ int vs_typeinfo_btf_new_split(struct vs_typeinfo *ti,
 		ti_free(b);
 		return vs_err(err, "libbpf cannot parse the split BTF (%zu "
 			      "bytes): %s", size, strerror(saved));
+	}
+	if (check_aligned(b->btf, btf__type_cnt(kb->btf), err) < 0) {
+		ti_free(b);
+		return -1;
 	}
 	btf__set_pointer_size(b->btf, b->ptr_size);
 	ti->ops = &btf_ops;
