@@ -859,7 +859,9 @@ static int dw_member(void *ctx, uint64_t type, const char *member,
  * offset member_offset() found) and its width into OUT; nothing for a
  * member that is not one.  DWARF 4+ gives DW_AT_data_bit_offset; DWARF
  * 2/3 (gcc -gdwarf-4 too) DW_AT_bit_offset, counted from the most
- * significant bit of a DW_AT_byte_size unit at OFF. */
+ * significant bit of a DW_AT_byte_size unit at OFF (a unit that does not
+ * hold the field, which no compiler writes: OFF's bit plus the count as
+ * given, still the same for the same layout). */
 static int member_bits(const struct dw_ctx *c, Dwarf_Die *m, uint64_t off,
 		       struct vs_ti_member *out)
 {
@@ -879,10 +881,10 @@ static int member_bits(const struct dw_ctx *c, Dwarf_Die *m, uint64_t off,
 				   &v) == 0) {
 		if (dwarf_formudata(dwarf_attr(m, DW_AT_byte_size, &a),
 				    &unit) != 0 || unit > 64 ||
-		    v + size > unit * 8)
-			return -1;
-		out->bit_offset = off * 8 + (c->big_endian ? v :
-					     unit * 8 - v - size);
+		    v > unit * 8 || size > unit * 8 - v || c->big_endian)
+			out->bit_offset = off * 8 + v;
+		else
+			out->bit_offset = off * 8 + unit * 8 - v - size;
 	}
 	out->offset = out->bit_offset / 8;
 	return 0;
