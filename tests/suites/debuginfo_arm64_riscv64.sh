@@ -66,14 +66,7 @@ dar_fetch() {
 # dar_in ARCH [nonote]: the carried vmcore (or its copy without the
 # VMCOREINFO note), path on stdout.
 dar_in() {
-	local in out=$dar_dir/$1.nonote
-	in=$(carried_input "${dar_sub[$1]}" "${dar_name[$1]}") || { echo "$in"; return 1; }
-	if [ "${2:-}" = nonote ]; then
-		[ -f "$out" ] && [ "$out" -nt "$in" ] ||
-			$PY "$top/tests/tools/strip_vmcoreinfo.py" "$in" "$out" >&2 || return 1
-		in=$out
-	fi
-	echo "$in"
+	carried_in "${dar_sub[$1]}" "${dar_name[$1]}" "$dar_dir" "${2:-}"
 }
 
 # dar_truth ARCH: the dump's note and drgn's LENGTH(node_data).

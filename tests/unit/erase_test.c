@@ -1043,6 +1043,13 @@ static int write_seeds(const char *dir)
 		"[mod]\nerase sharer.key\nerase holder.key\nerase holder\n"
 		"erase holder:secret@b*.key\nerase lost size 4\n"
 		"erase lost nullify\nerase twicer.x\n[a]\nerase x\n",
+		/* "size EXPR/N" (test_lone_erases), in a loop too */
+		"erase init_task.key size init_task.keylen/8\n"
+		"erase init_task.comm size init_task.keylen/4096\n"
+		"for k in key_serial_tree rbtree key:serial_node where k.type "
+		"== &key_type_user\n erase k.payload.data[0]:user_key_payload*"
+		".data size k.payload.data[0]:user_key_payload*.datalen/3\n"
+		"endfor\n",
 	};
 	struct world *w = calloc(1, sizeof(*w));
 
