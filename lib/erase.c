@@ -530,9 +530,12 @@ static int resolve(struct ev *ev, const struct vs_ec_expr *x,
 }
 
 /* A size expression's value: an integer of at most 8 bytes. */
-static int eval_size(struct ev *ev, const struct vs_ec_expr *x,
+/* The bytes of "size EXPR[/N]" (ER's): EXPR's integer value, divided
+ * by N rounded up; 0 or negative: nothing. */
+static int eval_size(struct ev *ev, const struct vs_ec_erase *er,
 		     uint64_t *size)
 {
+	const struct vs_ec_expr *x = &er->size_expr;
 	struct ev_val v;
 	uint64_t n = 0;
 
@@ -548,6 +551,8 @@ static int eval_size(struct ev *ev, const struct vs_ec_expr *x,
 		return vs_err_ctx(ev->err, "size '%s'", x->text);
 	if ((int64_t)n <= 0)
 		return 0;
+	if (er->size_div > 1)
+		n = n / er->size_div + (n % er->size_div != 0);
 	if (n > EV_MAX_SIZE)
 		return vs_err(ev->err, "size '%s' is %llu bytes: implausible",
 			      x->text, (unsigned long long)n);
@@ -605,7 +610,7 @@ static int eval_erase(struct ev *ev, const struct vs_ec_erase *er)
 	if (er->size_kind == VS_EC_SIZE_NUM)
 		size = er->size;
 	else if (er->size_kind == VS_EC_SIZE_EXPR) {
-		if (eval_size(ev, &er->size_expr, &size) < 0)
+		if (eval_size(ev, er, &size) < 0)
 			return -1;
 	} else if (v.t.incomplete && !v.t.array) {
 		if (!v.vaddr)

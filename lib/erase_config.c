@@ -22,6 +22,7 @@
 #define EC_MAX_PARTS 64
 #define EC_MAX_NEST 6                /* loops inside loops */
 #define EC_MAX_COUNT (1ULL << 22)    /* "count N", "+N": the loop bound */
+#define EC_MAX_SIZE_DIV 4096u        /* "size EXPR/N" */
 
 struct ec_tok {
 	char *text;
@@ -399,9 +400,29 @@ static int parse_number(struct ec_parser *p, const struct ec_tok *t,
 	return 1;
 }
 
+/* The divisor N of "size EXPR/N", from S (after the '/'). */
+static int parse_size_div(struct ec_parser *p, const struct ec_tok *t,
+			  const char *s, uint64_t *out)
+{
+	const char *s0 = s;
+	uint64_t v = 0;
+
+	for (; isdigit((unsigned char)*s) && v <= EC_MAX_SIZE_DIV; s++)
+		v = v * 10 + (uint64_t)(*s - '0');
+	if (s == s0 || *s || v == 0 || v > EC_MAX_SIZE_DIV)
+		return fail_at(p, t, "'size %s': '%s' is not a divisor from 1 "
+			       "to %u", t->text, s0, EC_MAX_SIZE_DIV);
+	*out = v;
+	return 0;
+}
+
+/* "size N[K|M]", "size EXPR" or "size EXPR/N" (EXPR's value divided by
+ * N, rounded up: a key's length in bits as bytes). */
 static int parse_size(struct ec_parser *p, struct vs_ec_erase *er)
 {
 	const struct ec_tok *t = take_name(p, "a size after 'size'");
+	const char *slash;
+	struct ec_tok sub;
 	int r;
 
 	if (!t)
@@ -414,7 +435,22 @@ static int parse_size(struct ec_parser *p, struct vs_ec_erase *er)
 		return 0;
 	}
 	er->size_kind = VS_EC_SIZE_EXPR;
-	return parse_expr(p, t, &er->size_expr);
+	er->size_div = 1;
+	slash = strchr(t->text, '/');
+	if (!slash)
+		return parse_expr(p, t, &er->size_expr);
+	if (slash == t->text)
+		return fail_at(p, t, "expected an expression before '/' in "
+			       "'size %s'", t->text);
+	if (parse_size_div(p, t, slash + 1, &er->size_div) < 0)
+		return -1;
+	sub = *t;
+	sub.text = strndup(t->text, (size_t)(slash - t->text));
+	if (!sub.text)
+		return vs_err_oom(p->err, "out of memory");
+	r = parse_expr(p, &sub, &er->size_expr);
+	free(sub.text);
+	return r;
 }
 
 /* Whether NAME is one of the enclosing loops' variables. */

@@ -71,7 +71,7 @@ struct vs_ec_expr {
 enum vs_ec_size {
 	VS_EC_SIZE_TYPE,             /* no size: the type's */
 	VS_EC_SIZE_NUM,              /* size N[K|M] */
-	VS_EC_SIZE_EXPR,             /* size SYM.member */
+	VS_EC_SIZE_EXPR,             /* size SYM.member[/N] */
 	VS_EC_NULLIFY,
 };
 
@@ -86,6 +86,7 @@ struct vs_ec_erase {
 	enum vs_ec_size size_kind;
 	uint64_t size;               /* VS_EC_SIZE_NUM */
 	struct vs_ec_expr size_expr; /* VS_EC_SIZE_EXPR */
+	uint64_t size_div;           /* "/N" after it (rounded up), or 1 */
 };
 
 enum vs_ec_loop {

@@ -104,14 +104,12 @@ static int mo_enumerator(void *ctx, const char *name, int64_t *value,
 	return o->types.ops->enumerator(o->types.ctx, name, value, err);
 }
 
-static int mo_member_at(void *ctx, uint64_t type, unsigned index,
-			const char **name, uint64_t *offset, uint64_t *mtype,
-			struct vs_error *err)
+static int mo_member_next(void *ctx, uint64_t type, uint64_t *pos,
+			  struct vs_ti_member *out, struct vs_error *err)
 {
 	const struct em_one *o = ctx;
 
-	return o->types.ops->member_at(o->types.ctx, type, index, name,
-				       offset, mtype, err);
+	return o->types.ops->member_next(o->types.ctx, type, pos, out, err);
 }
 
 static void mo_free(void *ctx)
@@ -126,7 +124,7 @@ static const struct vs_typeinfo_ops module_ops = {
 	.type_by_name = mo_type_by_name,
 	.type = mo_type,
 	.member = mo_member,
-	.member_at = mo_member_at,
+	.member_next = mo_member_next,
 	.enumerator = mo_enumerator,
 	.free = mo_free,
 };
@@ -366,15 +364,25 @@ static int list_one(void *ctx, const char *name, struct vs_error *err)
 	return 0;
 }
 
-/* The names of the dump's modules, listed once. */
+/* The names of the dump's modules, listed once: all of them or none, so
+ * that a walk that failed part way (a wild next pointer, a cycle) leaves
+ * no names behind for the next declaration's walk to add again. */
 static int list_loaded(struct vs_erase_mods *m, struct vs_error *err)
 {
 	if (m->listed)
 		return 0;
-	if (vs_module_each(m->kti, m->mem, list_one, m, err) < 0)
-		return -1;
+	if (vs_module_each(m->kti, m->mem, list_one, m, err) < 0) {
+		m->nloaded = 0;
+		return vs_err_ctx(err, "listing the dump's modules for a "
+				  "definition");
+	}
 	m->listed = 1;
 	return 0;
+}
+
+const char *vs_erase_mods_loaded(const struct vs_erase_mods *m, size_t i)
+{
+	return m->listed && i < m->nloaded ? m->loaded[i] : NULL;
 }
 
 struct em_places {

@@ -32,5 +32,10 @@ int vs_erase_mods_new(struct vs_erase_mods **out, const struct vs_typeinfo *kti,
 void vs_erase_mods_free(struct vs_erase_mods *m);
 /* The callbacks for vs_erase_opts.modules, valid while M lives. */
 void vs_erase_mods_ops(struct vs_erase_mods *m, struct vs_erase_modules *out);
+/* The I-th (0 on) of the dump's loaded modules in the order its module
+ * list holds them, the places a declaration is completed from after the
+ * vmlinux; NULL past the last or before the list was read whole (valid
+ * while M lives). */
+const char *vs_erase_mods_loaded(const struct vs_erase_mods *m, size_t i);
 
 #endif

@@ -66,14 +66,12 @@ static int rl_member(void *ctx, uint64_t type, const char *member,
 				     mtype, err);
 }
 
-static int rl_member_at(void *ctx, uint64_t type, unsigned index,
-			const char **name, uint64_t *offset, uint64_t *mtype,
-			struct vs_error *err)
+static int rl_member_next(void *ctx, uint64_t type, uint64_t *pos,
+			  struct vs_ti_member *out, struct vs_error *err)
 {
 	const struct es_reloc *r = ctx;
 
-	return r->inner->ops->member_at(r->inner->ctx, type, index, name,
-					offset, mtype, err);
+	return r->inner->ops->member_next(r->inner->ctx, type, pos, out, err);
 }
 
 static int rl_enumerator(void *ctx, const char *name, int64_t *value,
@@ -96,7 +94,7 @@ static const struct vs_typeinfo_ops reloc_ops = {
 	.type_by_name = rl_type_by_name,
 	.type = rl_type,
 	.member = rl_member,
-	.member_at = rl_member_at,
+	.member_next = rl_member_next,
 	.enumerator = rl_enumerator,
 	.free = rl_free,
 };

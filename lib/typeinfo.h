@@ -49,6 +49,25 @@ struct vs_ti_type {
 				 members; its definition is elsewhere */
 };
 
+/* One member of a struct or union, as member_next() lists them. */
+struct vs_ti_member {
+	const char *name;     /* NULL: anonymous; valid while the typeinfo
+				 lives */
+	uint64_t offset;      /* bytes from the start of the struct (a
+				 bit-field: the byte of its first bit) */
+	uint64_t type;
+	uint64_t bit_offset;  /* a bit-field: its first bit, in bits from
+				 the start of the struct; else offset * 8 */
+	uint32_t bit_size;    /* a bit-field's width; 0: not a bit-field */
+};
+
+/* The most children one member lookup (the member op) looks at, those
+ * of anonymous members included: the kernel's biggest structs take a
+ * few hundred, while a hostile file whose anonymous members repeat a
+ * type K times a level, D levels deep, would take K^D (2^32 for a BTF of
+ * 32 small types).  More is refused with a message that says so. */
+#define VS_TI_MAX_VISITS 65536u
+
 struct vs_typeinfo_ops {
 	const char *name;                    /* "DWARF", "BTF" */
 	/* The address of a global (data or function) symbol. */
@@ -65,16 +84,19 @@ struct vs_typeinfo_ops {
 	int (*type)(void *ctx, uint64_t type, struct vs_ti_type *out,
 		    struct vs_error *err);
 	/* A member of a struct or union type, found in anonymous members
-	 * too: its byte offset and type. */
+	 * too (VS_TI_MAX_VISITS children looked at, at most): its byte
+	 * offset and type. */
 	int (*member)(void *ctx, uint64_t type, const char *member,
 		      uint64_t *offset, uint64_t *mtype, struct vs_error *err);
-	/* The INDEX-th member (0 on) of a struct or union type, as declared
-	 * (an anonymous member is one, NAME NULL): its name, byte offset and
-	 * type; 1 past the last.  What a layout digest walks
+	/* The members of a struct or union type one by one, as declared
+	 * (an anonymous member is one, name NULL): *POS 0 asks for the
+	 * first, and each call moves *POS (the source's own cursor, opaque
+	 * to the caller) past the member it gives; 1 past the last.  Each
+	 * call costs the same however far the walk is, so listing N members
+	 * is linear in N.  What a layout digest walks
 	 * (vs_ti_layout_digest()). */
-	int (*member_at)(void *ctx, uint64_t type, unsigned index,
-			 const char **name, uint64_t *offset, uint64_t *mtype,
-			 struct vs_error *err);
+	int (*member_next)(void *ctx, uint64_t type, uint64_t *pos,
+			   struct vs_ti_member *out, struct vs_error *err);
 	/* The value of an enumerator (NUMBER() values such as PG_lru). */
 	int (*enumerator)(void *ctx, const char *name, int64_t *value,
 			  struct vs_error *err);

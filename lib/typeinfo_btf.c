@@ -337,16 +337,25 @@ static int ti_type(void *ctx, uint64_t type, struct vs_ti_type *out,
 	return 0;
 }
 
-static int find_member(const struct ti_btf *b, uint32_t id, const char *name,
+/* What one member lookup looks for, and how many more members it may
+ * look at (VS_TI_MAX_VISITS in all). */
+struct find {
+	const char *name;
+	const char *in;              /* the struct's name, for messages */
+	unsigned left;
+};
+
+static int find_member(const struct ti_btf *b, uint32_t id, struct find *f,
 		       int depth, uint64_t *offset, uint64_t *mtype,
 		       struct vs_error *err);
 
-/* Member I of composite T (id ID): NAME itself, or inside it when it is
- * anonymous.  1: found; 0: not here; -1: failed. */
+/* Member I of composite T (id ID): F->name itself, or inside it when it
+ * is anonymous.  1: found; 0: not here; -1: failed. */
 static int try_member(const struct ti_btf *b, const struct btf_type *t,
-		      uint32_t i, const char *name, int depth,
+		      uint32_t i, struct find *f, int depth,
 		      uint64_t *offset, uint64_t *mtype, struct vs_error *err)
 {
+	const char *name = f->name;
 	const struct btf_member *m = btf_members(t) + i;
 	const char *mn = btf__name_by_offset(b->btf, m->name_off);
 	uint32_t bits = btf_member_bit_offset(t, i);
@@ -363,13 +372,13 @@ static int try_member(const struct ti_btf *b, const struct btf_type *t,
 		*mtype = (uint64_t)m->type + 1;
 		return 1;
 	}
-	ret = find_member(b, m->type, name, depth + 1, &inner, mtype, err);
+	ret = find_member(b, m->type, f, depth + 1, &inner, mtype, err);
 	if (ret == 1)
 		*offset = bits / 8 + inner;
 	return ret;
 }
 
-static int find_member(const struct ti_btf *b, uint32_t id, const char *name,
+static int find_member(const struct ti_btf *b, uint32_t id, struct find *f,
 		       int depth, uint64_t *offset, uint64_t *mtype,
 		       struct vs_error *err)
 {
@@ -385,7 +394,13 @@ static int find_member(const struct ti_btf *b, uint32_t id, const char *name,
 	if (!btf_is_composite(t))
 		return 0;
 	for (i = 0; i < btf_vlen(t); i++) {
-		ret = try_member(b, t, i, name, depth, offset, mtype, err);
+		if (f->left == 0)
+			return vs_err(err, "member '%s' of '%s': more than %u "
+				      "members looked at, anonymous ones' "
+				      "included", f->name, f->in,
+				      VS_TI_MAX_VISITS);
+		f->left--;
+		ret = try_member(b, t, i, f, depth, offset, mtype, err);
 		if (ret != 0)
 			return ret;
 	}
@@ -397,6 +412,7 @@ static int ti_member(void *ctx, uint64_t type, const char *member,
 {
 	const struct ti_btf *b = ctx;
 	struct vs_ti_type st;
+	struct find f = { member, NULL, VS_TI_MAX_VISITS };
 	int ret;
 
 	if (ti_type(ctx, type, &st, err) < 0)
@@ -405,34 +421,37 @@ static int ti_member(void *ctx, uint64_t type, const char *member,
 		return vs_err(err, "cannot take member '%s' of '%s': not a "
 			      "struct or union", member, st.name ? st.name :
 			      "(anonymous type)");
-	ret = find_member(b, (uint32_t)(type - 1), member, 0, offset, mtype,
-			  err);
+	f.in = st.name ? st.name : "(anonymous type)";
+	ret = find_member(b, (uint32_t)(type - 1), &f, 0, offset, mtype, err);
 	if (ret == 0)
 		return vs_err(err, "'%s' has no member '%s'",
 			      st.name ? st.name : "(anonymous type)", member);
 	return ret < 0 ? -1 : 0;
 }
 
-static int ti_member_at(void *ctx, uint64_t type, unsigned index,
-			const char **name, uint64_t *offset, uint64_t *mtype,
-			struct vs_error *err)
+/* Member *POS (an index) of the struct or union TYPE; *POS moves on. */
+static int ti_member_next(void *ctx, uint64_t type, uint64_t *pos,
+			  struct vs_ti_member *out, struct vs_error *err)
 {
 	const struct ti_btf *b = ctx;
 	const struct btf_type *t;
-	uint32_t id;
+	uint32_t id, i;
 
 	if (type == 0 || (type & PTR_FLAG) || type - 1 > UINT32_MAX ||
 	    resolve(b, (uint32_t)(type - 1), &id, &t, err) < 0 ||
 	    !btf_is_composite(t))
 		return vs_err(err, "type id 0x%llx is not a struct or union",
 			      (unsigned long long)type);
-	if (index >= btf_vlen(t))
+	if (*pos >= btf_vlen(t))
 		return 1;
-	*name = btf__name_by_offset(b->btf, btf_members(t)[index].name_off);
-	if (*name && !**name)
-		*name = NULL;
-	*offset = btf_member_bit_offset(t, index) / 8;
-	*mtype = (uint64_t)btf_members(t)[index].type + 1;
+	i = (uint32_t)(*pos)++;
+	out->name = btf__name_by_offset(b->btf, btf_members(t)[i].name_off);
+	if (out->name && !*out->name)
+		out->name = NULL;
+	out->bit_offset = btf_member_bit_offset(t, i);
+	out->bit_size = btf_member_bitfield_size(t, i);
+	out->offset = out->bit_offset / 8;
+	out->type = (uint64_t)btf_members(t)[i].type + 1;
 	return 0;
 }
 
@@ -487,10 +506,29 @@ static const struct vs_typeinfo_ops btf_ops = {
 	.type_by_name = ti_type_by_name,
 	.type = ti_type,
 	.member = ti_member,
-	.member_at = ti_member_at,
+	.member_next = ti_member_next,
 	.enumerator = ti_enumerator,
 	.free = ti_free,
 };
+
+/* The types of BTF from id FIRST on (its own: 1, or a split BTF's first
+ * past its base) start on a 4-byte boundary, as the kernel writes them.
+ * libbpf takes a header longer than its 24 bytes of any length, and
+ * with one of 25 every struct btf_type read here would be misaligned
+ * (UBSan's report on the fuzz target, crash-btf-misaligned-types). */
+static int check_aligned(const struct btf *btf, uint32_t first,
+			 struct vs_error *err)
+{
+	const struct btf_type *t;
+
+	if (first >= btf__type_cnt(btf))
+		return 0;
+	t = btf__type_by_id(btf, first);
+	if (!t || (uintptr_t)t % 4 == 0)
+		return 0;
+	return vs_err(err, "the BTF's types do not start on a 4-byte boundary "
+		      "(a header length that is not a multiple of 4)");
+}
 
 int vs_typeinfo_btf_new(struct vs_typeinfo *ti, const void *data, size_t size,
 			struct vs_kallsyms *ks, unsigned ptr_size,
@@ -525,6 +563,10 @@ int vs_typeinfo_btf_new(struct vs_typeinfo *ti, const void *data, size_t size,
 		ti_free(b);
 		return vs_err(err, "libbpf cannot parse the BTF (%zu bytes): %s",
 			      size, strerror(errno));
+	}
+	if (check_aligned(b->btf, 1, err) < 0) {
+		ti_free(b);
+		return -1;
 	}
 	btf__set_pointer_size(b->btf, ptr_size);
 	ti->ops = &btf_ops;
@@ -586,6 +628,10 @@ int vs_typeinfo_btf_new_split(struct vs_typeinfo *ti,
 		ti_free(b);
 		return vs_err(err, "libbpf cannot parse the split BTF (%zu "
 			      "bytes): %s", size, strerror(saved));
+	}
+	if (check_aligned(b->btf, btf__type_cnt(kb->btf), err) < 0) {
+		ti_free(b);
+		return -1;
 	}
 	btf__set_pointer_size(b->btf, b->ptr_size);
 	ti->ops = &btf_ops;

@@ -57,10 +57,10 @@ static int mix_type(uint64_t *h, const struct vs_typeinfo *ti, uint64_t type,
 int vs_ti_layout_digest(const struct vs_typeinfo *ti, uint64_t type,
 			uint64_t *digest, struct vs_error *err)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = 0xcbf29ce484222325ull, pos = 0;
 	struct vs_ti_type t;
 
-	if (!ti->ops->member_at)
+	if (!ti->ops->member_next)
 		return vs_err(err, "the %s source cannot list a type's members",
 			      ti->ops->name);
 	if (ti->ops->type(ti->ctx, type, &t, err) < 0)
@@ -69,10 +69,8 @@ int vs_ti_layout_digest(const struct vs_typeinfo *ti, uint64_t type,
 	mix_u64(&h, t.size);
 	mix_str(&h, t.name);
 	for (unsigned i = 0; i < MAX_MEMBERS; i++) {
-		const char *name = NULL;
-		uint64_t off, mtype;
-		int ret = ti->ops->member_at(ti->ctx, type, i, &name, &off,
-					     &mtype, err);
+		struct vs_ti_member m;
+		int ret = ti->ops->member_next(ti->ctx, type, &pos, &m, err);
 
 		if (ret < 0)
 			return -1;
@@ -80,11 +78,13 @@ int vs_ti_layout_digest(const struct vs_typeinfo *ti, uint64_t type,
 			*digest = h;
 			return 0;
 		}
-		mix_str(&h, name);
-		mix_u64(&h, off);
-		if (mix_type(&h, ti, mtype, err) < 0)
+		mix_str(&h, m.name);
+		mix_u64(&h, m.offset);
+		mix_u64(&h, m.bit_offset);
+		mix_u64(&h, m.bit_size);
+		if (mix_type(&h, ti, m.type, err) < 0)
 			return vs_err_ctx(err, "member '%s' of '%s'",
-					  name ? name : "(anonymous)",
+					  m.name ? m.name : "(anonymous)",
 					  t.name ? t.name : "(anonymous)");
 	}
 	return vs_err(err, "'%s' has more than %u members",

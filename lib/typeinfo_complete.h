@@ -7,9 +7,10 @@
  * the module and then in the kernel (doc/erase.md, "[module] sections").
  *
  * Two definitions are the same when their layouts are: the size, and
- * each member's name, offset and type (kind, size, length, name; a
- * pointer's target by name), which vs_ti_layout_digest() folds into 64
- * bits through the sources' member_at op.
+ * each member's name, offset, bits (a bit-field's first bit and width)
+ * and type (kind, size, length, name; a pointer's target by name),
+ * which vs_ti_layout_digest() folds into 64 bits through the sources'
+ * member_next op, in time linear in the members (at most 65536).
  *
  * Nothing here opens a file: the places to look come from a callback,
  * one at a time, so that a caller opens a module's debug information

@@ -109,6 +109,7 @@ struct dw_ctx {
 	char *path;
 	struct index ix;
 	unsigned machine, ptr_size;
+	int big_endian;       /* DW_AT_bit_offset counts from the other end */
 	char build_id[2 * 64 + 1];
 };
 
@@ -382,6 +383,7 @@ static int read_elf_facts(struct dw_ctx *c, const GElf_Ehdr *eh,
 {
 	c->machine = eh->e_machine;
 	c->ptr_size = gelf_getclass(c->elf) == ELFCLASS64 ? 8 : 4;
+	c->big_endian = eh->e_ident[EI_DATA] == ELFDATA2MSB;
 	if (scan_sections(c) < 0)
 		return vs_err_oom(err, "out of memory reading '%s'", path);
 	return 0;
@@ -767,14 +769,16 @@ static int member_offset(Dwarf_Die *m, uint64_t *off)
 }
 
 #define FOUND_BITFIELD (-2)
+#define FOUND_TOO_MANY (-3)
 
 /* MEMBER of the struct or union DIE, in its anonymous members too: 0,
  * -1 when not found, FOUND_BITFIELD for a bit-field (not a range of
  * bytes: the BTF source refuses it too; makedumpfile 1.7.2 erases at the
- * struct's address minus one, doc/erase.md). */
+ * struct's address minus one, doc/erase.md), FOUND_TOO_MANY when *LEFT
+ * children have been looked at (VS_TI_MAX_VISITS in all). */
 static int find_member(const struct dw_ctx *c, Dwarf_Die *sd,
 		       const char *member, uint64_t *off, uint64_t *mtype,
-		       int depth)
+		       int depth, unsigned *left)
 {
 	Dwarf_Die m;
 
@@ -785,6 +789,9 @@ static int find_member(const struct dw_ctx *c, Dwarf_Die *sd,
 		Dwarf_Die t;
 		int is_void, tag, ret;
 
+		if (*left == 0)
+			return FOUND_TOO_MANY;
+		--*left;
 		if (dwarf_tag(&m) != DW_TAG_member)
 			continue;
 		if (name && !strcmp(name, member)) {
@@ -800,7 +807,7 @@ static int find_member(const struct dw_ctx *c, Dwarf_Die *sd,
 		tag = dwarf_tag(&t);
 		if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type)
 			continue;
-		ret = find_member(c, &t, member, off, mtype, depth + 1);
+		ret = find_member(c, &t, member, off, mtype, depth + 1, left);
 		if (ret == 0) {
 			uint64_t base;
 
@@ -821,6 +828,7 @@ static int dw_member(void *ctx, uint64_t type, const char *member,
 	Dwarf_Die die;
 	int is_void, tag, ret;
 	const char *tname;
+	unsigned left = VS_TI_MAX_VISITS;
 
 	if (type >> PTR_SHIFT || resolve(c, type, &die, &is_void) < 0 ||
 	    is_void)
@@ -832,10 +840,14 @@ static int dw_member(void *ctx, uint64_t type, const char *member,
 	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type)
 		return vs_err(err, "'%s' is not a struct or union (looking for "
 			      "member '%s')", tname ? tname : "?", member);
-	ret = find_member(c, &die, member, offset, mtype, 0);
+	ret = find_member(c, &die, member, offset, mtype, 0, &left);
 	if (ret == FOUND_BITFIELD)
 		return vs_err(err, "member '%s' is a bitfield: it cannot be "
 			      "erased by bytes", member);
+	if (ret == FOUND_TOO_MANY)
+		return vs_err(err, "member '%s' of '%s': more than %u members "
+			      "looked at, anonymous ones' included", member,
+			      tname ? tname : "(anonymous)", VS_TI_MAX_VISITS);
 	if (ret < 0)
 		return vs_err(err, "no member '%s' in '%s %s'", member,
 			      tag == DW_TAG_union_type ? "union" : "struct",
@@ -843,34 +855,81 @@ static int dw_member(void *ctx, uint64_t type, const char *member,
 	return 0;
 }
 
-/* The INDEX-th DW_TAG_member child of the struct or union TYPE. */
-static int dw_member_at(void *ctx, uint64_t type, unsigned index,
-			const char **name, uint64_t *offset, uint64_t *mtype,
-			struct vs_error *err)
+/* A bit-field's first bit from the start of the struct (OFF: the byte
+ * offset member_offset() found) and its width into OUT; nothing for a
+ * member that is not one.  DWARF 4+ gives DW_AT_data_bit_offset; DWARF
+ * 2/3 (gcc -gdwarf-4 too) DW_AT_bit_offset, counted from the most
+ * significant bit of a DW_AT_byte_size unit at OFF (a unit that does not
+ * hold the field, which no compiler writes: OFF's bit plus the count as
+ * given, still the same for the same layout). */
+static int member_bits(const struct dw_ctx *c, Dwarf_Die *m, uint64_t off,
+		       struct vs_ti_member *out)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word size, v, unit;
+
+	out->bit_offset = off * 8;
+	out->bit_size = 0;
+	if (dwarf_formudata(dwarf_attr(m, DW_AT_bit_size, &a), &size) != 0)
+		return 0;
+	if (size == 0 || size > UINT32_MAX)
+		return -1;
+	out->bit_size = (uint32_t)size;
+	if (dwarf_formudata(dwarf_attr(m, DW_AT_data_bit_offset, &a), &v) == 0) {
+		out->bit_offset = v;
+	} else if (dwarf_formudata(dwarf_attr(m, DW_AT_bit_offset, &a),
+				   &v) == 0) {
+		if (dwarf_formudata(dwarf_attr(m, DW_AT_byte_size, &a),
+				    &unit) != 0 || unit > 64 ||
+		    v > unit * 8 || size > unit * 8 - v || c->big_endian)
+			out->bit_offset = off * 8 + v;
+		else
+			out->bit_offset = off * 8 + unit * 8 - v - size;
+	}
+	out->offset = out->bit_offset / 8;
+	return 0;
+}
+
+/* The DW_TAG_member child of the struct or union TYPE after the one at
+ * DIE offset *POS (0: the first), its offset into *POS: one step from
+ * where the last call stopped, not a walk from the first child. */
+static int dw_member_next(void *ctx, uint64_t type, uint64_t *pos,
+			  struct vs_ti_member *out, struct vs_error *err)
 {
 	const struct dw_ctx *c = ctx;
 	Dwarf_Die die, m;
-	unsigned i = 0;
-	int is_void;
+	int is_void, ret;
 
 	if (type >> PTR_SHIFT || resolve(c, type, &die, &is_void) < 0 ||
 	    is_void || (kind_of(&die) != VS_TI_STRUCT &&
 			kind_of(&die) != VS_TI_UNION))
 		return vs_err(err, "type 0x%llx is not a struct or union",
 			      (unsigned long long)type);
-	if (dwarf_child(&die, &m) != 0)
-		return 1;
-	do {
-		if (dwarf_tag(&m) != DW_TAG_member || i++ < index)
+	if (*pos == 0)
+		ret = dwarf_child(&die, &m);
+	else if (!dwarf_offdie(c->dw, *pos, &m))
+		return vs_err(err, "no member at 0x%llx in type 0x%llx",
+			      (unsigned long long)*pos,
+			      (unsigned long long)type);
+	else
+		ret = dwarf_siblingof(&m, &m);
+	for (; ret == 0; ret = dwarf_siblingof(&m, &m)) {
+		if (dwarf_tag(&m) != DW_TAG_member)
 			continue;
-		*name = dwarf_diename(&m);
-		if (member_offset(&m, offset) < 0 || type_attr(c, &m, mtype) < 0)
-			return vs_err(err, "member %u of type 0x%llx has no "
-				      "offset or type", index,
+		*pos = dwarf_dieoffset(&m);
+		out->name = dwarf_diename(&m);
+		if (member_offset(&m, &out->offset) < 0 ||
+		    type_attr(c, &m, &out->type) < 0 ||
+		    member_bits(c, &m, out->offset, out) < 0)
+			return vs_err(err, "member '%s' (DIE 0x%llx) of type "
+				      "0x%llx has no offset, type or bits",
+				      out->name ? out->name : "(anonymous)",
+				      (unsigned long long)*pos,
 				      (unsigned long long)type);
 		return 0;
-	} while (dwarf_siblingof(&m, &m) == 0);
-	return 1;
+	}
+	return ret < 0 ? vs_err(err, "the members of type 0x%llx: %s",
+				(unsigned long long)type, dwarf_errmsg(-1)) : 1;
 }
 
 static int dw_enumerator(void *ctx, const char *name, int64_t *value,
@@ -892,7 +951,7 @@ static const struct vs_typeinfo_ops dwarf_ops = {
 	.type_by_name = dw_type_by_name,
 	.type = dw_type,
 	.member = dw_member,
-	.member_at = dw_member_at,
+	.member_next = dw_member_next,
 	.enumerator = dw_enumerator,
 	.free = dw_free,
 };

@@ -14,12 +14,11 @@
 static void walk_members(const struct vs_typeinfo *ti, uint64_t id)
 {
 	struct vs_error err = { 0 };
-	const char *name;
-	uint64_t off, mt, digest;
+	struct vs_ti_member m;
+	uint64_t pos = 0, digest;
 
 	for (unsigned i = 0; i < 8; i++)
-		if (ti->ops->member_at(ti->ctx, id, i, &name, &off, &mt,
-				       &err) != 0)
+		if (ti->ops->member_next(ti->ctx, id, &pos, &m, &err) != 0)
 			break;
 	vs_ti_layout_digest(ti, id, &digest, &err);
 }

@@ -275,6 +275,17 @@ SECRET_DM_AUTHENC_CBC_NI_KEY='vmsift ni authenc cbc aes 0042!!'
 SECRET_DM_AUTHENC_CBC_NI_MAC='vmsift ni authenc cbc hmac 0042!'
 SECRET_DM_CHACHA_KEY='vmsift dm rfc7539 chacha20 key42'
 SECRET_DM_CHACHA_NI_KEY='vmsift dm chacha20-simd key 042!'
+# IPsec SAs (workload -x before the late modules, -y after: ESP with
+# AEAD rfc4106(gcm(aes)), an AES-256 key then a 4-byte salt, and with
+# hmac(sha256) and cbc(aes), each key 32 bytes)
+SECRET_XFRM_GCM_KEY='vmsift xfrm rfc4106 aes key 042!'
+SECRET_XFRM_GCM_SALT='xS42'
+SECRET_XFRM_CBC_KEY='vmsift xfrm cbc(aes) key 0042!!!'
+SECRET_XFRM_HMAC_KEY='vmsift xfrm hmac(sha256) key 042'
+SECRET_XFRM_GCM_NI_KEY='vmsift ni xfrm rfc4106 key 0042!'
+SECRET_XFRM_GCM_NI_SALT='xN42'
+SECRET_XFRM_CBC_NI_KEY='vmsift ni xfrm cbc(aes) key 042!'
+SECRET_XFRM_HMAC_NI_KEY='vmsift ni xfrm hmac key 0042!!!!'
 secret_hex() { printf '%s' "$1" | od -An -tx1 | tr -d ' \n'; }
 # secret_ktls_args: workload's -C and -D options for the ciphers above
 secret_ktls_args() {
@@ -286,8 +297,8 @@ secret_ktls_args() {
 		printf ' -%s %s:%s:%s' "$o" "$c" "$(secret_hex "${!tx}")" "$(secret_hex "${!rx}")"
 	done
 }
-# secret_more_args: workload's -I, -M, -O, -Y, -Q, -J, -B and -Z options
-# for the secrets above
+# secret_more_args: workload's -I, -M, -O, -Y, -Q, -J, -B, -Z, -x and -y
+# options for the secrets above
 secret_more_args() {
 	printf ' -I %s -M %s -O %s -Y %s -Q %s:%s -J %s' \
 		"$(secret_hex "$SECRET_DM_AUTHENC_XTS1$SECRET_DM_AUTHENC_XTS2$SECRET_DM_AUTHENC_MAC")" \
@@ -303,6 +314,11 @@ secret_more_args() {
 		"$(secret_hex "$SECRET_DM_AUTHENC_NI_XTS1$SECRET_DM_AUTHENC_NI_XTS2$SECRET_DM_AUTHENC_NI_MAC")" \
 		"$(secret_hex "$SECRET_DM_AUTHENC_CBC_NI_KEY$SECRET_DM_AUTHENC_CBC_NI_MAC")" \
 		"$(secret_hex "$SECRET_DM_CHACHA_NI_KEY")"
+	printf ' -x rfc4106:%s -x cbc:%s -y rfc4106:%s -y cbc:%s' \
+		"$(secret_hex "$SECRET_XFRM_GCM_KEY$SECRET_XFRM_GCM_SALT")" \
+		"$(secret_hex "$SECRET_XFRM_CBC_KEY$SECRET_XFRM_HMAC_KEY")" \
+		"$(secret_hex "$SECRET_XFRM_GCM_NI_KEY$SECRET_XFRM_GCM_NI_SALT")" \
+		"$(secret_hex "$SECRET_XFRM_CBC_NI_KEY$SECRET_XFRM_HMAC_NI_KEY")"
 }
 
 # harness_modules: the modules the initramfs loads (and their
@@ -494,7 +510,7 @@ DBG_MODULE_FILES="drivers/md/dm-mod.ko drivers/md/dm-crypt.ko net/tls/tls.ko
 	crypto/gcm.ko crypto/xts.ko crypto/ecb.ko crypto/essiv.ko crypto/cryptd.ko
 	crypto/crypto_simd.ko arch/x86/crypto/aesni-intel.ko crypto/ctr.ko
 	crypto/ccm.ko crypto/chacha20poly1305.ko crypto/authenc.ko crypto/lrw.ko
-	net/rxrpc/rxrpc.ko net/ceph/libceph.ko"
+	crypto/seqiv.ko crypto/echainiv.ko net/rxrpc/rxrpc.ko net/ceph/libceph.ko"
 fetch_dbg_vmlinux() { cache_locked fetch_dbg_vmlinux_locked "$@"; }
 fetch_dbg_vmlinux_locked() {
 	local ver=$1 deb dir=$VMSIFT_CACHE/dbg-$1 path

@@ -76,6 +76,15 @@
  *            (capi:rfc7539(chacha20,poly1305)-random, 28)
  *   -Z K:HEX the same made after the late modules are loaded (mapping
  *            "vmsift-K-ni": AES-NI's drivers, chacha-x86_64)
+ *   -x K:HEX (more than once) an IPsec SA (ESP, IPv4 transport mode,
+ *            127.0.0.1, SPI 0x7f5100NN, NN its rank from 1) added with
+ *            XFRM_MSG_NEWSA on a NETLINK_XFRM socket (xfrm_user loaded),
+ *            before the late modules: K rfc4106 (AEAD
+ *            rfc4106(gcm(aes)), HEX the AES-256 key then the 4-byte salt,
+ *            a 128-bit ICV) or cbc (hmac(sha256) truncated to 128 bits
+ *            and cbc(aes): HEX the AES-256 key then the 32-byte HMAC key)
+ *   -y K:HEX the same after the late modules (SPI 0x7f5101NN: AES-NI's
+ *            drivers)
  *
  * Built with gcc -static by the harness; runs as /bin/workload in the guest.
  */
@@ -101,6 +110,8 @@
 #include <linux/dm-ioctl.h>
 #include <linux/keyctl.h>
 #include <linux/fscrypt.h>
+#include <linux/netlink.h>
+#include <linux/xfrm.h>
 #include <unistd.h>
 
 #define MiB (1024UL * 1024UL)
@@ -752,6 +763,145 @@ static void ktls_cipher_secrets(char **specs, int n)
 		ktls_cipher_secret(specs[i]);
 }
 
+/* An XFRM_MSG_NEWSA request: the header, the SA, its algorithms'
+ * attributes. */
+struct xfrm_msg {
+	struct nlmsghdr nh;
+	struct xfrm_usersa_info sa;
+	unsigned char attrs[512];
+};
+
+/* Append attribute TYPE (struct xfrm_algo_aead, xfrm_algo_auth or
+ * xfrm_algo: NAME, then WORDS (the key's length in bits first), then
+ * the key) to M. */
+static void xfrm_attr(struct xfrm_msg *m, unsigned short type, const char *name,
+		      const unsigned *words, size_t n_words,
+		      const unsigned char *key, size_t key_len)
+{
+	unsigned char *at = (unsigned char *)m + NLMSG_ALIGN(m->nh.nlmsg_len);
+	struct nlattr *a = (struct nlattr *)at;
+	size_t len = NLA_HDRLEN + 64 + 4 * n_words + key_len;
+
+	if (at + NLA_ALIGN(len) > (unsigned char *)(m + 1)) {
+		errno = E2BIG;
+		die("xfrm: attributes");
+	}
+	memset(at, 0, NLA_ALIGN(len));
+	a->nla_type = type;
+	a->nla_len = (unsigned short)len;
+	snprintf((char *)at + NLA_HDRLEN, 64, "%s", name);
+	memcpy(at + NLA_HDRLEN + 64, words, 4 * n_words);
+	memcpy(at + NLA_HDRLEN + 64 + 4 * n_words, key, key_len);
+	m->nh.nlmsg_len = NLMSG_ALIGN(m->nh.nlmsg_len) + NLA_ALIGN(len);
+}
+
+/* The kernel's message in an extended acknowledgement's attributes
+ * (NLMSGERR_ATTR_MSG), AT to END; "" when none. */
+static const char *xfrm_ack_msg(const unsigned char *at, const unsigned char *end)
+{
+	while (at + NLA_HDRLEN <= end) {
+		const struct nlattr *a = (const struct nlattr *)at;
+
+		if (a->nla_len < NLA_HDRLEN || at + a->nla_len > end)
+			break;
+		if (a->nla_type == NLMSGERR_ATTR_MSG && a->nla_len > NLA_HDRLEN &&
+		    at[a->nla_len - 1] == 0)
+			return (const char *)at + NLA_HDRLEN;
+		at += NLA_ALIGN(a->nla_len);
+	}
+	return "";
+}
+
+/* Send M on a NETLINK_XFRM socket and wait for the kernel's answer (an
+ * acknowledgement, or its error and message). */
+static void xfrm_send(struct xfrm_msg *m)
+{
+	struct sockaddr_nl k = { .nl_family = AF_NETLINK };
+	union {
+		struct nlmsghdr nh;
+		unsigned char b[4096];
+	} ack;
+	const struct nlmsgerr *e = (const struct nlmsgerr *)NLMSG_DATA(&ack.nh);
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_XFRM), one = 1;
+	ssize_t n;
+
+	if (fd < 0)
+		die("socket NETLINK_XFRM (xfrm_user loaded?)");
+	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	if (sendto(fd, m, m->nh.nlmsg_len, 0, (struct sockaddr *)&k, sizeof(k)) < 0)
+		die("sendto NETLINK_XFRM");
+	n = recv(fd, &ack, sizeof(ack), 0);
+	if (n < (ssize_t)NLMSG_LENGTH(sizeof(*e)) || ack.nh.nlmsg_type != NLMSG_ERROR) {
+		errno = EPROTO;
+		die("XFRM_MSG_NEWSA: no acknowledgement");
+	}
+	if (e->error) {
+		printf("HARNESS: XFRM_MSG_NEWSA: the kernel says '%s'\n",
+		       xfrm_ack_msg(ack.b + NLMSG_LENGTH(sizeof(*e)), ack.b + n));
+		errno = -e->error;
+		die("XFRM_MSG_NEWSA (esp4, seqiv, echainiv, authenc, gcm loaded?)");
+	}
+	close(fd);
+}
+
+/* An ESP SA of kind KIND ("rfc4106" or "cbc") with key HEX and SPI,
+ * transport mode, IPv4, to 127.0.0.1, limits infinite. */
+static void xfrm_sa_secret(const char *kind, const char *hex, unsigned spi)
+{
+	static struct xfrm_msg m;
+	unsigned char key[64];
+	unsigned words[2];
+
+	memset(&m, 0, sizeof(m));
+	m.nh.nlmsg_type = XFRM_MSG_NEWSA;
+	m.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	m.nh.nlmsg_len = NLMSG_LENGTH(sizeof(m.sa));
+	m.sa.id.daddr.a4 = htonl(INADDR_LOOPBACK);
+	m.sa.saddr.a4 = htonl(INADDR_LOOPBACK);
+	m.sa.id.spi = htonl(spi);
+	m.sa.id.proto = IPPROTO_ESP;
+	m.sa.family = AF_INET;
+	m.sa.mode = XFRM_MODE_TRANSPORT;
+	m.sa.reqid = spi;
+	m.sa.lft.soft_byte_limit = m.sa.lft.hard_byte_limit = XFRM_INF;
+	m.sa.lft.soft_packet_limit = m.sa.lft.hard_packet_limit = XFRM_INF;
+	if (strcmp(kind, "rfc4106") == 0 && strlen(hex) == 72) {
+		unhex(hex, key, 36, "-x/-y rfc4106: not hex");
+		words[0] = 36 * 8;	/* alg_key_len, in bits */
+		words[1] = 128;		/* alg_icv_len */
+		xfrm_attr(&m, XFRMA_ALG_AEAD, "rfc4106(gcm(aes))", words, 2, key, 36);
+	} else if (strcmp(kind, "cbc") == 0 && strlen(hex) == 128) {
+		unhex(hex, key, 64, "-x/-y cbc: not hex");
+		words[0] = 32 * 8;
+		xfrm_attr(&m, XFRMA_ALG_CRYPT, "cbc(aes)", words, 1, key, 32);
+		words[1] = 128;		/* alg_trunc_len */
+		xfrm_attr(&m, XFRMA_ALG_AUTH_TRUNC, "hmac(sha256)", words, 2, key + 32, 32);
+	} else {
+		errno = EINVAL;
+		die("-x/-y: rfc4106:HEX (36 bytes) or cbc:HEX (64 bytes)");
+	}
+	xfrm_send(&m);
+	explicit_bzero(&m, sizeof(m));
+	explicit_bzero(key, sizeof(key));
+	printf("HARNESS: IPsec SA %s spi 0x%08x added\n", kind, spi);
+}
+
+/* Each of the N specs KIND:HEX of -x (LATE 0) or -y (LATE 1). */
+static void xfrm_sa_secrets(char **specs, int n, unsigned late)
+{
+	for (int i = 0; i < n; i++) {
+		char *hex = strchr(specs[i], ':');
+
+		if (!hex) {
+			errno = EINVAL;
+			die("-x/-y: KIND:HEX");
+		}
+		*hex++ = 0;
+		xfrm_sa_secret(specs[i], hex, 0x7f510000u | late << 8 | (unsigned)(i + 1));
+	}
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long anon_mb = 0, zero_mb = 0, tmpfs_mb = 0, write_mb = 0, huge_n = 0;
@@ -765,9 +915,11 @@ int main(int argc, char **argv)
 	const char *authenc_key = NULL, *gcm_key = NULL, *lrw_key = NULL;
 	const char *pkcs8_key = NULL, *rxrpc_key = NULL, *ceph_key = NULL;
 	char *early[8], *late[8], *aead_early[8], *aead_late[8];
+	char *xfrm_early[8], *xfrm_late[8];
 	int n_early = 0, n_late = 0, n_aead_early = 0, n_aead_late = 0;
+	int n_xfrm_early = 0, n_xfrm_late = 0;
 
-	while ((opt = getopt(argc, argv, "a:r:z:t:T:H:P:c:w:W:R:K:U:L:S:X:E:N:A:V:G:C:D:F:I:M:O:Y:Q:J:B:Z:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:r:z:t:T:H:P:c:w:W:R:K:U:L:S:X:E:N:A:V:G:C:D:F:I:M:O:Y:Q:J:B:Z:x:y:")) != -1) {
 		switch (opt) {
 		case 'a': anon_mb = strtoul(optarg, NULL, 0); break;
 		case 'r': rnd_every = atoi(optarg); break;
@@ -808,6 +960,17 @@ int main(int argc, char **argv)
 			else
 				aead_late[n_aead_late++] = optarg;
 			break;
+		case 'x':
+		case 'y':
+			if ((opt == 'x' ? n_xfrm_early : n_xfrm_late) == 8) {
+				errno = E2BIG;
+				die("-x/-y: at most 8 each");
+			}
+			if (opt == 'x')
+				xfrm_early[n_xfrm_early++] = optarg;
+			else
+				xfrm_late[n_xfrm_late++] = optarg;
+			break;
 		case 'C':
 		case 'D':
 			if ((opt == 'C' ? n_early : n_late) == 8) {
@@ -826,7 +989,7 @@ int main(int argc, char **argv)
 				"[-N HEX] [-A HEX] [-V HEX] [-G TXHEX:RXHEX] "
 				"[-C CIPHER:TXHEX:RXHEX]... [-D CIPHER:TXHEX:RXHEX]... [-F HEX] "
 				"[-I HEX] [-M HEX] [-O HEX] [-Y HEX] [-Q SKHEX:TKHEX] [-J HEX] "
-				"[-B KIND:HEX]... [-Z KIND:HEX]...\n");
+				"[-B KIND:HEX]... [-Z KIND:HEX]... [-x KIND:HEX]... [-y KIND:HEX]...\n");
 			return 2;
 		}
 	}
@@ -887,7 +1050,8 @@ int main(int argc, char **argv)
 		ceph_key_secret(ceph_key);
 	for (int i = 0; i < n_aead_early; i++)
 		dm_aead_spec(aead_early[i], "");
-	if (aesni_key || essiv_ni_key || ktls_ni_keys || n_late || n_aead_late)
+	xfrm_sa_secrets(xfrm_early, n_xfrm_early, 0);
+	if (aesni_key || essiv_ni_key || ktls_ni_keys || n_late || n_aead_late || n_xfrm_late)
 		load_late_modules();
 	if (aesni_key)
 		dm_crypt_secret("vmsift-aesni", "aes-xts-plain64", aesni_key);
@@ -898,6 +1062,7 @@ int main(int argc, char **argv)
 	ktls_cipher_secrets(late, n_late);
 	for (int i = 0; i < n_aead_late; i++)
 		dm_aead_spec(aead_late[i], "-ni");
+	xfrm_sa_secrets(xfrm_late, n_xfrm_late, 1);
 
 	printf("HARNESS: workload ready (anon %lu MiB, zeroed %lu MiB, tmpfs %lu MiB, "
 	       "hugetlb %lu x 2 MiB, written %lu MiB)\n",

@@ -79,19 +79,17 @@ dar_fetch() {
 # dar_in ARCH [nonote]: the carried vmcore, or dar_raw's (or its copy
 # without the VMCOREINFO note), path on stdout.
 dar_in() {
-	local in=${dar_raw[$1]:-} out=$dar_dir/$1.nonote
+	local in=${dar_raw[$1]:-}
 	if [ -z "$in" ]; then
-		in=$(carried_input "${dar_sub[$1]}" "${dar_name[$1]}") || { echo "$in"; return 1; }
-	elif [ ! -s "$in" ]; then
-		echo "no $in: the kdump that makes it failed or did not run"
-		return 1
+		carried_in "${dar_sub[$1]}" "${dar_name[$1]}" "$dar_dir" "${2:-}"
+		return
 	fi
+	[ -s "$in" ] || { echo "no $in: the kdump that makes it failed or did not run"; return 1; }
 	if [ "${2:-}" = nonote ]; then
-		[ -f "$out" ] && [ "$out" -nt "$in" ] ||
-			$PY "$top/tests/tools/strip_vmcoreinfo.py" "$in" "$out" >&2 || return 1
-		in=$out
+		strip_note "$in" "$dar_dir/$1.nonote"
+	else
+		echo "$in"
 	fi
-	echo "$in"
 }
 
 # dar_truth ARCH: the dump's note and drgn's LENGTH(node_data).

@@ -47,19 +47,6 @@ dps_vmlinux() {
 	  echo "$DBG_VMLINUX" )
 }
 
-# dps_nonote SUB NAME: the carried vmcore without its VMCOREINFO note,
-# made once (path on stdout).
-dps_nonote() {
-	local in out=$dps_dir/$2.nonote
-	in=$(carried_input "$1" "$2") || { echo "$in"; return 1; }
-	if [ ! -s "$out" ] || [ "$in" -nt "$out" ]; then
-		$PY "$top/tests/tools/strip_vmcoreinfo.py" "$in" "$out.tmp" > /dev/null ||
-			{ echo "cannot strip $in"; return 1; }
-		mv "$out.tmp" "$out"
-	fi
-	echo "$out"
-}
-
 # t_dps_g SUB NAME ARCH VMLINUX: vmsift -g equals makedumpfile:ARCH's
 # carried -g text; the dump's note is the truth for the exempt keys.
 t_dps_g() {
@@ -86,7 +73,7 @@ t_dps_x_note() {
 t_dps_x_stripped() {
 	local in nonote with=$dps_dir/$2.with$4 without=$dps_dir/$2.without$4
 	in=$(carried_input "$1" "$2") || { echo "$in"; return 1; }
-	nonote=$(dps_nonote "$1" "$2") || { echo "$nonote"; return 1; }
+	nonote=$(carried_in "$1" "$2" "$dps_dir" nonote) || { echo "$nonote"; return 1; }
 	rm -f "$with" "$without"
 	vmsift -l -d "$4" --message-level 0 "$in" "$with" || return 1
 	vmsift -l -d "$4" --message-level 0 -x "$3" "$nonote" "$without" || return 1
@@ -97,7 +84,7 @@ t_dps_x_stripped() {
 # note is the carried log (makedumpfile:ARCH's, with the note).
 t_dps_dmesg() {
 	local nonote out=$dps_dir/$2.dmesg
-	nonote=$(dps_nonote "$1" "$2") || { echo "$nonote"; return 1; }
+	nonote=$(carried_in "$1" "$2" "$dps_dir" nonote) || { echo "$nonote"; return 1; }
 	rm -f "$out"
 	timeout 60 vmsift --dump-dmesg --message-level 0 -x "$3" "$nonote" "$out" || return 1
 	[ -s "$out" ] || { echo "empty log"; return 1; }
@@ -122,7 +109,7 @@ t_dps_config() {
 t_dps_refused() {
 	local in nonote out=$dps_dir/$2.refused rc
 	in=$(carried_input "$1" "$2") || { echo "$in"; return 1; }
-	nonote=$(dps_nonote "$1" "$2") || { echo "$nonote"; return 1; }
+	nonote=$(carried_in "$1" "$2" "$dps_dir" nonote) || { echo "$nonote"; return 1; }
 	printf 'erase init_uts_ns:uts_namespace.name.nodename\n' > "$out.conf"
 	rm -f "$out"
 	vmsift --config "$out.conf" -l -d 31 "$in" "$out" > "$out.log" 2>&1
@@ -143,7 +130,7 @@ t_dps_refused() {
 t_dps_moved() {
 	local in nonote out=$dps_dir/$2.moved uts rc
 	in=$(carried_input "$1" "$2") || { echo "$in"; return 1; }
-	nonote=$(dps_nonote "$1" "$2") || { echo "$nonote"; return 1; }
+	nonote=$(carried_in "$1" "$2" "$dps_dir" nonote) || { echo "$nonote"; return 1; }
 	uts=$($PY "$top/tests/tools/strip_vmcoreinfo.py" --note "$in" |
 		sed -n 's/^SYMBOL(init_uts_ns)=//p')
 	$PY - "$nonote" "$out.vmcore" "$uts" "$top/tests/tools" <<-'EOF' || return 1

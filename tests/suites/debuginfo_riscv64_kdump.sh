@@ -46,14 +46,7 @@ drk_vmlinux() {
 
 # drk_in [nonote]: the carried vmcore, or its copy without the note.
 drk_in() {
-	local in out=$drk_dir/$drk_name.nonote
-	in=$(carried_input riscv64 "$drk_name") || { echo "$in"; return 1; }
-	if [ "${1:-}" = nonote ]; then
-		[ -f "$out" ] && [ "$out" -nt "$in" ] ||
-			$PY "$top/tests/tools/strip_vmcoreinfo.py" "$in" "$out" >&2 || return 1
-		in=$out
-	fi
-	echo "$in"
+	carried_in riscv64 "$drk_name" "$drk_dir" "${1:-}"
 }
 
 # drk_addr NAME VMLINUX: the address of a variable or variable.member

@@ -211,7 +211,7 @@ t_emod_unit() {
 	timeout 60 "$top/tests/unit/module_test"
 }
 
-run_test "erase_modules: the module list walk and module symbol tables on a hand-made kernel: '-' and '_', not loaded, corrupt lists refused" \
+run_test "erase_modules: the module list walk and module symbol tables on a hand-made kernel: '-' and '_', not loaded, corrupt lists refused, the list for declarations whole or not at all" \
 	t_emod_unit
 if [ -n "${erase_cmp:-}" ] && [ -f "${erase_vmlinux:-}" ] && [ -f "$emod_vmcore" ] &&
 	emod_fetch_modules; then

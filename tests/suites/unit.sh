@@ -43,6 +43,42 @@ t_bound_type() {
 		{ echo "a uint32_t key compiles"; return 1; }
 }
 
+# t_layout: tests/unit/layout_test on struct bf in four objects gcc
+# writes (a: lo:3, hi:5; b: hi two bits later; c: hi 4 bits wide; d: a's
+# again), a's also with DWARF 4, a's struct many of 4000 members, and
+# nest.o's struct nest9 (5^9 anonymous members deep down).
+t_layout() {
+	local d=$work/unit/layout n=4000 i
+	rm -rf "$d" && mkdir -p "$d" || return 1
+	{
+		echo 'struct bf { unsigned int lo : 3; unsigned int hi : 5; int after; } *bf;'
+		printf 'struct many {'
+		for ((i = 0; i < n; i++)); do printf ' int m%d;' "$i"; done
+		echo ' } *many;'
+	} > "$d/a.c"
+	echo 'struct bf { unsigned int lo : 3; unsigned int : 2; unsigned int hi : 5; int after; } *bf;' > "$d/b.c"
+	echo 'struct bf { unsigned int lo : 3; unsigned int hi : 4; int after; } *bf;' > "$d/c.c"
+	echo 'struct bf { unsigned int lo : 3; unsigned int hi : 5; int after; } *bf, *other;' > "$d/d.c"
+	for i in a b c d; do
+		${CC:-cc} -g -c "$d/$i.c" -o "$d/$i.o" || return 1
+	done
+	${CC:-cc} -gdwarf-4 -c "$d/a.c" -o "$d/a4.o" || return 1
+	# anonymous members of one type, over and over (GNU C allows a
+	# tagged one with -fms-extensions; empty structs keep names unique)
+	{
+		echo 'struct nest0 { };'
+		for ((i = 1; i <= 9; i++)); do
+			printf 'struct nest%d {' "$i"
+			[ "$i" = 9 ] && printf ' int top;'
+			printf ' struct nest%d;' $((i - 1)) $((i - 1)) $((i - 1)) $((i - 1)) $((i - 1))
+			echo ' };'
+		done
+		echo 'struct nest9 *nest;'
+	} > "$d/nest.c"
+	${CC:-cc} -g -fms-extensions -c "$d/nest.c" -o "$d/nest.o" || return 1
+	t_unit layout "$d" "$n"
+}
+
 # A small vmcore for the API test (mkbad.py's good one).
 unit_small_vmcore() {
 	local d=$work/unit
@@ -69,6 +105,8 @@ run_test "unit: kallsyms decoding: relative, absolute per-CPU, absolute 8/4, bot
 	t_unit kallsyms
 run_test "unit: small-read blocks (file.c): block boundaries, the file's end, a read past it refused, LRU eviction, random reads against pread, mmap on and off" \
 	t_unit smallread
+run_test "unit: struct layouts (typeinfo_complete.c): bit-fields' first bit and width from DWARF 5, DWARF 4 and BTF; layouts differing in one bit-field refused, identical accepted; a digest linear in the members; a member lookup bounded (DWARF, BTF)" \
+	t_layout
 if unit_small=$(unit_small_vmcore) && [ ${#vmcores[@]} -gt 0 ]; then
 	run_test "unit: API contract: a session dumps twice, dry run, cancel" \
 		t_unit api "$unit_small" "${vmcores[0]}"

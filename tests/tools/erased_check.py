@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """erased_check.py [--key TEXT]... [--dm-key TEXT... [--schedule TEXT]...
 --ko KO...] [--encrypted] [--ktls-tx TEXT --ktls-rx TEXT [--ktls-lib] --ko KO...]
-[--tfm-neighbours]
+[--tfm-neighbours] [--xfrm KIND:SPI:KEY:MORE... [--xfrm-only] --ko KO...]
 RAW VMLINUX DUMP... - the shipped
 secrets rules (data/erase/secrets.conf) applied to RAW gave each DUMP the
 right bytes.
@@ -53,6 +53,15 @@ direction's AEAD transform's context instead (tls.ko's DWARF only).
 The bytes around a place are RAW's, except where another place (erased
 too) lies: crypto_send and crypto_recv are neighbours, so are an essiv
 child's context and a key payload.
+--xfrm KIND:SPI:KEY:MORE with --ko gcm.ko --ko authenc.ko: every IPsec
+SA's keys (xfrm_state's aead, aalg, ealg) and the places of ESP's
+transforms (rfc4106's salt, gcm's schedule and GHASH table, AES-NI's
+rfc4106 context, the HMAC's states, cbc's schedules), found by drgn
+(xfrm_keys.py's walk of every namespace's xfrm.state_all); each known
+SA (xfrm_keys.py's --sa) must hold its keys in every place its kind
+has, so the check cannot pass by finding no SA.  --xfrm-only: those
+places alone (DUMP written with the IPsec rules alone: the kernel's
+other secrets are not checked).
 --tfm-neighbours: bytes around a place may also be the whole context of
 a crypto transform (a struct crypto_tfm's __crt_ctx, cra_ctxsize bytes
 of an algorithm in crypto_alg_list, or of a dead one: CRYPTO_ALG_DEAD,
@@ -75,6 +84,7 @@ from drgn.helpers.linux.rbtree import rbtree_inorder_for_each_entry
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ktls_keys  # noqa: E402
+import xfrm_keys  # noqa: E402
 
 PAD = 64
 ALGS = {}  # crypto_alg_list: address -> struct crypto_alg (one program)
@@ -464,6 +474,16 @@ def ktls_secrets(prog, keys, lib=False):
                   if not lib or p[:3] not in out]
 
 
+def xfrm_secrets(prog, want):
+    """(name, address, size) of every IPsec SA's place; each known SA of
+    WANT must hold its keys in each of its places (xfrm_keys.check())."""
+    out, missing = xfrm_keys.check(prog, want)
+    if missing:
+        print("\n".join(missing))
+        sys.exit(1)
+    return out
+
+
 def expected(ref, start, places):
     """REF (RAW's bytes from START) with every place in it erased."""
     b = bytearray(ref)
@@ -607,8 +627,8 @@ def arg_bytes(text):
 def main():
     args = sys.argv[1:]
     want, kos, dm_keys, scheds, enc, ktls = [], [], [], [], False, {}
-    mod_keys = []
-    tfm_ok = lib = False
+    mod_keys, xfrm = [], []
+    tfm_ok = lib = xfrm_only = False
     if args[:1] == ["--print-hmac"]:
         # the ipad and opad states of HMAC-SHA256 with key ARG, in hex
         print("\n".join(st.hex() for st in hmac_states(arg_bytes(args[1]))))
@@ -623,9 +643,12 @@ def main():
     while args[:1] in (["--key"], ["--dm-key"], ["--ko"], ["--schedule"],
                        ["--encrypted"], ["--ktls-tx"], ["--ktls-rx"],
                        ["--tfm-neighbours"], ["--ktls-lib"], ["--hmac"],
-                       ["--module-key"], ["--ghash-key"]):
-        if args[0] in ("--encrypted", "--tfm-neighbours", "--ktls-lib"):
+                       ["--module-key"], ["--ghash-key"], ["--xfrm"],
+                       ["--xfrm-only"]):
+        if args[0] in ("--encrypted", "--tfm-neighbours", "--ktls-lib",
+                       "--xfrm-only"):
             enc = enc or args[0] == "--encrypted"
+            xfrm_only = xfrm_only or args[0] == "--xfrm-only"
             tfm_ok = tfm_ok or args[0] == "--tfm-neighbours"
             lib = lib or args[0] == "--ktls-lib"
             args = args[1:]
@@ -644,6 +667,8 @@ def main():
             mod_keys.append(arg_bytes(args[1]))
         elif args[0] == "--dm-key":
             dm_keys.append(args[1].encode())
+        elif args[0] == "--xfrm":
+            xfrm.append(xfrm_keys.parse_sa(args[1]))
         else:
             if not args[1]:
                 sys.exit("%s: an empty key" % args[0])
@@ -653,6 +678,9 @@ def main():
     prog = drgn.Program()
     prog.set_core_dump(raw)
     prog.load_debug_info([vmlinux] + kos)
+    if xfrm_only:
+        sys.exit(1 if check_places(prog, raw, xfrm_secrets(prog, xfrm),
+                                   dumps) else 0)
     bad = 0
     found = secrets(prog, want)
     queued = list(ima_places(prog))
@@ -675,6 +703,8 @@ def main():
         found += payloads
     if ktls:
         found += ktls_secrets(prog, ktls, lib)
+    if xfrm:
+        found += xfrm_secrets(prog, xfrm)
     bad += check_places(prog, raw, found, dumps, tfm_ok)
     sys.exit(1 if bad else 0)
 

@@ -264,6 +264,15 @@ static void test_parse_errors(void)
 		{ "for k in x where k.t == &a@\nerase k\nendfor", "t.conf:1:25: '&a@' is not '&SYMBOL' or '&SYMBOL@MODULE'" },
 		{ "for k in x where k.t == &a@b@c\nerase k\nendfor", "'&a@b@c' is not '&SYMBOL'" },
 		{ "erase count", "t.conf:1:7: expected a symbol after 'erase', found 'count'" },
+		{ "erase a size a.n/0", "t.conf:1:14: 'size a.n/0': '0' is not a divisor from 1 to 4096" },
+		{ "erase a size a.n/", "'size a.n/': '' is not a divisor from 1 to 4096" },
+		{ "erase a size a.n/8x", "'size a.n/8x': '8x' is not a divisor" },
+		{ "erase a size a.n/4097", "'4097' is not a divisor from 1 to 4096" },
+		{ "erase a size a.n/99999999999999999999999", "is not a divisor from 1 to 4096" },
+		{ "erase a size a/b.c", "'size a/b.c': 'b.c' is not a divisor" },
+		{ "erase a size a.n/8/8", "'size a.n/8/8': '8/8' is not a divisor" },
+		{ "erase a size /8", "t.conf:1:14: expected an expression before '/' in 'size /8'" },
+		{ "erase a size 64/8", "t.conf:1:14: bad size '64/8'" },
 	};
 	struct vs_erase_config *c;
 	struct vs_error err;
@@ -369,6 +378,9 @@ static void test_lone_erases(struct world *w)
 	static const uint64_t str[][3] = { { O_STR, 21, 0 } };
 	static const uint64_t nul[][3] = { { O_INIT + M_CRED, 8, 1 } };
 	static const uint64_t key[][3] = { { O_KEY, 24, 0 } };
+	static const uint64_t key3[][3] = { { O_KEY, 3, 0 } };
+	static const uint64_t key4[][3] = { { O_KEY, 4, 0 } };
+	static const uint64_t key1[][3] = { { O_KEY, 1, 0 } };
 	static const uint64_t k1[][3] = { { O_KEY, 1024, 0 } };
 	static const uint64_t idx[][3] = { { O_ARR + TSZ + M_COMM, 16, 0 } };
 	static const uint64_t ptr1[][3] = { { O_B + M_COMM, 5, 0 } };
@@ -381,6 +393,11 @@ static void test_lone_erases(struct world *w)
 	expect(w, "erase saved_command_line", 1, str);
 	expect(w, "erase init_task.cred nullify", 1, nul);
 	expect(w, "erase init_task.key size init_task.keylen", 1, key);
+	/* "/N": keylen (24) divided, rounded up (a length in bits) */
+	expect(w, "erase init_task.key size init_task.keylen/8", 1, key3);
+	expect(w, "erase init_task.key size init_task.keylen/7", 1, key4);
+	expect(w, "erase init_task.key size init_task.keylen/1", 1, key);
+	expect(w, "erase init_task.key size init_task.keylen/4096", 1, key1);
 	expect(w, "erase init_task.key size 1k", 1, k1);
 	expect(w, "erase init_task.key", 0, NULL);        /* void *: no size */
 	expect(w, "erase init_task.comm nullify", 0, NULL); /* not a pointer */
@@ -1026,6 +1043,13 @@ static int write_seeds(const char *dir)
 		"[mod]\nerase sharer.key\nerase holder.key\nerase holder\n"
 		"erase holder:secret@b*.key\nerase lost size 4\n"
 		"erase lost nullify\nerase twicer.x\n[a]\nerase x\n",
+		/* "size EXPR/N" (test_lone_erases), in a loop too */
+		"erase init_task.key size init_task.keylen/8\n"
+		"erase init_task.comm size init_task.keylen/4096\n"
+		"for k in key_serial_tree rbtree key:serial_node where k.type "
+		"== &key_type_user\n erase k.payload.data[0]:user_key_payload*"
+		".data size k.payload.data[0]:user_key_payload*.datalen/3\n"
+		"endfor\n",
 	};
 	struct world *w = calloc(1, sizeof(*w));
 

@@ -3,8 +3,9 @@
  * module_test.c - the module list walk and module symbol tables
  * (lib/modules.c) on the hand-made kernel of module_world.h: names with
  * '-' and '_', a module not loaded, symbols found and not, and corrupt
- * lists and tables refused with a message, never a hang.  Run by
- * tests/suites/erase_modules.sh.
+ * lists and tables refused with a message, never a hang; the list
+ * erase_modules.c takes for completing a declaration, read whole or not
+ * at all.  Run by tests/suites/erase_modules.sh.
  */
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "check.h"
 #include "ti_spec.h"
 #include "module_world.h"
+#include "../../lib/erase_modules.h"
 #include "../../lib/modules.h"
 
 static struct tis spec;
@@ -95,6 +97,66 @@ static void test_corrupt(void)
 	mw_build(&mem);
 }
 
+/* A declaration no source defines, completed through erase_modules.c:
+ * the vmlinux, then every module of the list (none has types here). */
+static int complete_nosuch(struct vs_erase_mods *em, struct vs_error *err)
+{
+	struct vs_erase_modules ops;
+	const struct vs_typeinfo *got;
+	uint64_t id;
+
+	vs_erase_mods_ops(em, &ops);
+	vs_err_clear(err);
+	return ops.complete(ops.ctx, NULL, VS_TI_STRUCT, "nosuch", &got, &id,
+			    err);
+}
+
+/* A list that breaks part way fails each time with the same message
+ * naming where, and leaves no names behind for the next walk. */
+static void expect_list_error(struct vs_erase_mods *em, const char *msg)
+{
+	struct vs_error first, again;
+
+	CHECK(complete_nosuch(em, &first) < 0);
+	if (!strstr(first.msg, msg))
+		printf("'%s' lacks '%s'\n", first.msg, msg);
+	CHECK(strstr(first.msg, msg) != NULL);
+	CHECK(strstr(first.msg, "listing the dump's modules") != NULL);
+	CHECK(complete_nosuch(em, &again) < 0);
+	CHECK(strcmp(first.msg, again.msg) == 0);
+	CHECK(vs_erase_mods_loaded(em, 0) == NULL);
+}
+
+static void test_listed(void)
+{
+	struct vs_erase_mods *em;
+	struct vs_error err;
+
+	vs_err_clear(&err);
+	CHECK(vs_erase_mods_new(&em, &ti, &ti, &emem, NULL, &err) == 0);
+	if (!em)
+		return;
+	/* dm_mod listed, then its next pointer leads nowhere */
+	mw_put64(&mem, MW_MOD + MW_LIST, 0xdead000000000000ULL);
+	expect_list_error(em, "the name of the module at 0xdeacfffffffffff8: "
+			  "cannot read 0xdead000000000010");
+	/* dm_crypt back to dm_mod: both listed 32768 times, then refused */
+	mw_build(&mem);
+	mw_put64(&mem, MW_CRYPT + MW_LIST, VBASE + MW_MOD + MW_LIST);
+	expect_list_error(em, "does not end after 65536 modules");
+	/* whole again: each module once, in the list's order, every time */
+	mw_build(&mem);
+	for (int i = 0; i < 2; i++) {
+		CHECK(complete_nosuch(em, &err) == 1);
+		CHECK(vs_erase_mods_loaded(em, 0) &&
+		      strcmp(vs_erase_mods_loaded(em, 0), "dm_mod") == 0);
+		CHECK(vs_erase_mods_loaded(em, 1) &&
+		      strcmp(vs_erase_mods_loaded(em, 1), "dm_crypt") == 0);
+		CHECK(vs_erase_mods_loaded(em, 2) == NULL);
+	}
+	vs_erase_mods_free(em);
+}
+
 int main(void)
 {
 	if (tis_parse(&spec, module_world_spec) < 0)
@@ -102,5 +164,6 @@ int main(void)
 	mw_build(&mem);
 	test_found();
 	test_corrupt();
+	test_listed();
 	return check_exit("module_test");
 }

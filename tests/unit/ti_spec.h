@@ -10,7 +10,10 @@
  *                                 or fwd (a struct only declared: no
  *                                 size, no members), NAME "-" when
  *                                 anonymous
- *   member ID NAME OFFSET TYPE    a member of struct/union ID
+ *   member ID NAME OFFSET TYPE [BIT SIZE]
+ *                                 a member of struct/union ID; a
+ *                                 bit-field with its first bit (from
+ *                                 the struct's start) and width
  *
  * Numbers in C syntax (0x...).  Used by erase_test.c (a hand-written
  * kernel) and erase_dump.c (a spec tests/tools/ti_spec.py writes from a
@@ -27,7 +30,10 @@
 
 struct tis_sym { char name[128]; uint64_t addr, type; };
 struct tis_type { uint64_t id; struct vs_ti_type t; char name[128]; };
-struct tis_member { uint64_t type; char name[128]; uint64_t off, mtype; };
+struct tis_member {
+	uint64_t type; char name[128]; uint64_t off, mtype, bit;
+	uint32_t bits;
+};
 
 struct tis {
 	struct tis_sym *syms; size_t nsyms;
@@ -122,7 +128,7 @@ static int tis_line(struct tis *s, char *line)
 		s->types[s->ntypes - 1].t.incomplete = !strcmp(w[2], "fwd");
 		return 0;
 	}
-	if (strcmp(w[0], "member") == 0 && n == 5) {
+	if (strcmp(w[0], "member") == 0 && (n == 5 || n == 7)) {
 		struct tis_member *m;
 
 		s->members = tis_grow(s->members, s->nmembers,
@@ -132,6 +138,8 @@ static int tis_line(struct tis *s, char *line)
 		snprintf(m->name, sizeof(m->name), "%s", w[2]);
 		m->off = tis_num(w[3]);
 		m->mtype = tis_num(w[4]);
+		m->bit = n == 7 ? tis_num(w[5]) : m->off * 8;
+		m->bits = n == 7 ? (uint32_t)tis_num(w[6]) : 0;
 		return 0;
 	}
 	return -1;
@@ -254,20 +262,24 @@ static int tis_member(void *ctx, uint64_t type, const char *member,
 		      t ? t->name : "?", member);
 }
 
-static int tis_member_at(void *ctx, uint64_t type, unsigned index,
-			 const char **name, uint64_t *offset, uint64_t *mtype,
-			 struct vs_error *err)
+/* *POS: the index in s->members to look from. */
+static int tis_member_next(void *ctx, uint64_t type, uint64_t *pos,
+			   struct vs_ti_member *out, struct vs_error *err)
 {
 	const struct tis *s = ctx;
 
 	(void)err;
-	for (size_t i = 0; i < s->nmembers; i++)
-		if (s->members[i].type == type && index-- == 0) {
-			*name = s->members[i].name;
-			*offset = s->members[i].off;
-			*mtype = s->members[i].mtype;
+	for (size_t i = *pos; i < s->nmembers; i++)
+		if (s->members[i].type == type) {
+			out->name = s->members[i].name;
+			out->offset = s->members[i].off;
+			out->type = s->members[i].mtype;
+			out->bit_offset = s->members[i].bit;
+			out->bit_size = s->members[i].bits;
+			*pos = i + 1;
 			return 0;
 		}
+	*pos = s->nmembers;
 	return 1;
 }
 
@@ -296,7 +308,7 @@ static const struct vs_typeinfo_ops tis_ops = {
 	.type_by_name = tis_type_by_name,
 	.type = tis_type,
 	.member = tis_member,
-	.member_at = tis_member_at,
+	.member_next = tis_member_next,
 	.enumerator = tis_enumerator,
 	.free = tis_free,
 };

@@ -4,7 +4,7 @@
 # NAME.vmcore.zst, NAME.expected with the reference's bitmap digests,
 # NAME.dmesg.zst with its --dump-dmesg output; see tests/data/README.md).
 # Sourced by those suites (arm64_real.sh, ppc64le_real.sh, riscv64_real.sh,
-# s390x_real.sh), inside tests/run: uses $top, $work, $PY, $check.  SUBDIR
+# s390x_real.sh, the debuginfo_*.sh of those kernels), inside tests/run: uses $top, $work, $PY, $check.  SUBDIR
 # is the folder under tests/data (arm64, ppc64le, riscv64, s390x), NAME
 # the file name without suffix.
 
@@ -19,6 +19,37 @@ carried_input() {
 		mv "$raw.tmp" "$raw"
 	fi
 	echo "$raw"
+}
+
+# carried_in SUBDIR NAME DIR [nonote]: the vmcore (carried_input), or
+# with nonote its copy without the VMCOREINFO note
+# (tests/tools/strip_vmcoreinfo.py), made once as DIR/NAME.nonote and
+# again when the vmcore is newer, checked to hold no such note: the input
+# of the -x suites, whose DWARF must give what the note said (path on
+# stdout).
+carried_in() {
+	local in
+	in=$(carried_input "$1" "$2") || { echo "$in"; return 1; }
+	[ "${4:-}" = nonote ] || { echo "$in"; return 0; }
+	mkdir -p "$3"
+	strip_note "$in" "$3/$2.nonote"
+}
+
+# strip_note VMCORE OUT: OUT, VMCORE without its VMCOREINFO note, made
+# when missing or older than VMCORE and checked to hold no such note
+# (carried_in's, and the -x suites' for a vmcore of a kdump of the run;
+# path on stdout).
+strip_note() {
+	local in=$1 out=$2
+	if [ ! -s "$out" ] || [ "$in" -nt "$out" ]; then
+		$PY "$top/tests/tools/strip_vmcoreinfo.py" "$in" "$out.tmp" >&2 ||
+			{ echo "cannot strip $in"; return 1; }
+		# the premise of every test on it: no note left to fall back on
+		! $PY "$top/tests/tools/strip_vmcoreinfo.py" --note "$out.tmp" > /dev/null 2>&1 ||
+			{ echo "$out.tmp still holds a VMCOREINFO note"; return 1; }
+		mv "$out.tmp" "$out"
+	fi
+	echo "$out"
 }
 
 # carried_sha SUBDIR NAME: the vmcore decompresses to the raw file whose
