@@ -89,21 +89,25 @@ set_flavour() {
 	esac
 }
 
-# set_ksuite SUITE: take the x86_64 kernel (and its -dbg package) from
-# another Debian suite than bookworm (--kernel-suite): bullseye (5.10),
-# trixie (6.12), trixie-backports (7.x), sid.  Its package lists live under
-# $VMSIFT_CACHE/apt-SUITE-amd64 (KAPT_OPTS), the host's apt sources and
-# packages are left as they are; busybox, kexec-tools and the reference
-# makedumpfile stay bookworm's.
+# set_ksuite SUITE: take the x86_64 or arm64 kernel (and its -dbg package)
+# from another Debian suite than bookworm (--kernel-suite): bullseye
+# (5.10), trixie (6.12), trixie-backports (7.x), sid.  Its package lists
+# live under $VMSIFT_CACHE/apt-SUITE-DEBARCH (KAPT_OPTS), the host's apt
+# sources and packages are left as they are; busybox, kexec-tools and the
+# reference makedumpfile stay bookworm's.
 KSUITE=''
 set_ksuite() {
 	[ -n "$1" ] && [ "$1" != bookworm ] || return 0
-	[ "$ARCH" = x86_64 ] || die "--kernel-suite applies to x86_64 only, not $ARCH"
+	case $ARCH in
+	x86_64|arm64) ;;
+	*) die "--kernel-suite applies to x86_64 and arm64 only, not $ARCH" ;;
+	esac
 	case $1 in
 	bullseye|trixie|trixie-backports|sid) KSUITE=$1 ;;
 	*) die "--kernel-suite must be bullseye, bookworm, trixie, trixie-backports or sid, not '$1'" ;;
 	esac
-	private_apt "$1" amd64 "apt-$1-amd64"
+	private_apt "$1" "$DEBARCH" "apt-$1-$DEBARCH"
+	[ "$ARCH" = x86_64 ] || return 0
 	# 6.12 and 7.x under a busy TCG often find the 8254 timer "not
 	# connected" and panic ("IO-APIC + timer doesn't work"), the first
 	# kernel and the capture kernel alike: skip that check.

@@ -325,9 +325,10 @@ run_test "arm64 16K $k16_name --dump-dmesg: the reference's log" t_k16_dmesg
 # --kernel-flavour arm64-16k, the guest the carried file came from):
 # vmsift-static.aarch64 on /proc/vmcore in the 16K capture kernel, mmap
 # and --non-mmap, every page equal to the raw /proc/vmcore's.  The bitmap
-# checks run when MDF_ARM64_16K names an upstream makedumpfile built
-# TARGET=aarch64 (1.7.2 cannot read this kernel).  About 2 minutes; only
-# with VMSIFT_ARM64_FULL=1.
+# checks run when kdump-test finds an upstream makedumpfile for aarch64
+# (tests/harness/mdf-upstream --arch arm64: MDF_ARM64_16K, or built from
+# $VMSIFT_CACHE/makedumpfile-src; 1.7.2 cannot read this kernel).  About
+# 2 minutes; only with VMSIFT_ARM64_FULL=1.
 t_k16_kdump() {
 	make -s -C "$top" vmsift-static.aarch64 2>&1 | grep -v "statically linked applications"
 	[ -x "$top/vmsift-static.aarch64" ] || { echo "make vmsift-static.aarch64 failed"; return 1; }

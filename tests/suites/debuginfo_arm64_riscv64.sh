@@ -22,9 +22,10 @@
 #   -x --config's pages and eraseinfo, in kdump, and in ELF the same pages
 #   and eraseinfo as the kdump; the same on the stripped vmcore.
 # arm64 16K (kdump-arm64k16-640M, 6.12 arm64-16k: VA_BITS 52 running 47):
-#   -g, and -x beside the note, equal upstream makedumpfile's; -x without
-#   the note as for 4K (PAGESIZE from the DWARF's empty_zero_page);
-#   arm64.conf in BTF form writes the -x run's file.
+#   -g, -x beside the note, and -x --config arm64.conf (16 KiB pages and
+#   eraseinfo; -E the same) equal upstream makedumpfile's; -x without the
+#   note as for 4K (PAGESIZE from the DWARF's empty_zero_page); arm64.conf
+#   in BTF form writes the -x run's file.
 # riscv64 (snapshot-riscv64-256M, QEMU's snapshot: no virtual addresses):
 #   -g equals upstream makedumpfile's (no key exempt); -x beside the note
 #   and --config likewise against upstream's; the rules in BTF form
@@ -32,9 +33,10 @@
 #   run's file; --dump-dmesg -x the reference log; -x on the stripped
 #   snapshot is refused, naming what it lacks.
 # VMSIFT_ARCHDBG_MDF=1 runs makedumpfile again (makedumpfile:arm64 under
-# qemu-user, 10 to 30 minutes; for riscv64 MDF_RISCV64 and for arm64 16K
-# MDF_ARM64_16K, upstream builds TARGET=riscv64 and TARGET=aarch64) and
-# checks it still gives the carried references.
+# qemu-user, 10 to 30 minutes; for riscv64 MDF_RISCV64, upstream built
+# TARGET=riscv64; for arm64 16K upstream built for aarch64 and run under
+# qemu-user, tests/harness/mdf-upstream --arch arm64 or MDF_ARM64_16K,
+# about 9 minutes) and checks it still gives the carried references.
 
 . "$top/tests/suites/lib/carried.sh"
 dar_data=$top/tests/data/debuginfo-arm64-riscv64
@@ -51,6 +53,17 @@ declare -A dar_conf=([arm64k16]=arm64)  # its rules, when another's
 declare -A dar_name=([arm64]=kdump-arm64-384M [arm64k16]=kdump-arm64k16-640M
 	[riscv64]=snapshot-riscv64-256M)
 declare -A dar_vmlinux=()
+# The real kdumps of VMSIFT_ARM64_FULL=1, no carried file: the raw
+# /proc/vmcore t_dar_kdump makes, dar_raw.  arm64k16lpa2: the same 16K
+# kernel on a CPU with LPA2, running VA_BITS 52 (4 levels); arm64trixie:
+# trixie's 6.12 4K kernel (dar_suite), built VA_BITS 52, running 48.
+dar_ver[arm64k16lpa2]=${dar_ver[arm64k16]} dar_flavour[arm64k16lpa2]=arm64-16k
+dar_ver[arm64trixie]=6.12.117+deb13-arm64
+dar_sub[arm64k16lpa2]=arm64 dar_sub[arm64trixie]=arm64
+dar_conf[arm64k16lpa2]=arm64 dar_conf[arm64trixie]=arm64
+declare -A dar_suite=([arm64trixie]=trixie)
+declare -A dar_raw=([arm64k16lpa2]=$dar_dir/kdump-arm64k16-lpa2.raw
+	[arm64trixie]=$dar_dir/kdump-arm64-trixie.raw)
 
 # dar_fetch ARCH: the -dbg vmlinux of ARCH's carried kernel, in
 # dar_vmlinux[ARCH].
@@ -58,15 +71,25 @@ dar_fetch() {
 	local v
 	[ -n "${dar_vmlinux[$1]:-}" ] && return 0
 	v=$(. "$top/tests/harness/lib.sh" && set_arch "${dar_sub[$1]}" &&
-		set_flavour "${dar_flavour[$1]:-}" && fetch_dbg_vmlinux "${dar_ver[$1]}" >&2 && echo "$DBG_VMLINUX") ||
+		set_flavour "${dar_flavour[$1]:-}" && set_ksuite "${dar_suite[$1]:-}" && fetch_dbg_vmlinux "${dar_ver[$1]}" >&2 && echo "$DBG_VMLINUX") ||
 		{ echo "cannot fetch the $1 -dbg vmlinux"; return 1; }
 	dar_vmlinux[$1]=$v
 }
 
-# dar_in ARCH [nonote]: the carried vmcore (or its copy without the
-# VMCOREINFO note), path on stdout.
+# dar_in ARCH [nonote]: the carried vmcore, or dar_raw's (or its copy
+# without the VMCOREINFO note), path on stdout.
 dar_in() {
-	carried_in "${dar_sub[$1]}" "${dar_name[$1]}" "$dar_dir" "${2:-}"
+	local in=${dar_raw[$1]:-}
+	if [ -z "$in" ]; then
+		carried_in "${dar_sub[$1]}" "${dar_name[$1]}" "$dar_dir" "${2:-}"
+		return
+	fi
+	[ -s "$in" ] || { echo "no $in: the kdump that makes it failed or did not run"; return 1; }
+	if [ "${2:-}" = nonote ]; then
+		strip_note "$in" "$dar_dir/$1.nonote"
+	else
+		echo "$in"
+	fi
 }
 
 # dar_truth ARCH: the dump's note and drgn's LENGTH(node_data).
@@ -130,26 +153,33 @@ t_dar_x_note() {
 	$PY "$top/tests/gen/arm64/digest.py" --check "$dar_data/$1.expected" "$d/x.d31"
 }
 
-# t_dar_config ARCH [nonote]: -x --config ARCH.conf writes the pages and
-# eraseinfo of makedumpfile's dump (its carried digest); -E the same pages
-# and eraseinfo as the kdump file.
+# dar_dg ARCH: the digest of makedumpfile's -x --config dump, carried
+# (ARCH.mdf.dg), or for a kdump of this run the one t_dar_mdf_config made.
+dar_dg() {
+	if [ -n "${dar_raw[$1]:-}" ]; then echo "$dar_dir/$1.mdf.dg"; else echo "$dar_data/$1.mdf.dg"; fi
+}
+
+# t_dar_config ARCH [nonote]: -x --config with ARCH's rules (ARCH.conf, or
+# dar_conf's) writes the pages and eraseinfo of makedumpfile's dump (its
+# digest, dar_dg); -E the same pages and eraseinfo as the kdump file.
+# Pages of the dump's own size (16K for arm64k16).
 t_dar_config() {
-	local in src d=$dar_out/$1-conf${2:+-$2}
+	local in src d=$dar_out/$1-conf${2:+-$2} c=$dar_data/${dar_conf[$1]:-$1}.conf
 	mkdir -p "$dar_out"
 	dar_fetch "$1" && src=$(dar_in "$1") && in=$(dar_in "$1" ${2:-}) || return 1
 	mkdir -p "$d"
 	rm -f "$d/c.kd" "$d/c.elf"
-	vmsift -x "${dar_vmlinux[$1]}" --config "$dar_data/$1.conf" -l -d 31 \
+	vmsift -x "${dar_vmlinux[$1]}" --config "$c" -l -d 31 \
 		--message-level 0 "$in" "$d/c.kd" || return 1
-	$PY "$top/tests/tools/confdiff.py" check "$src" "$d/c.kd" "$dar_data/$1.mdf.dg" ||
+	$PY "$top/tests/tools/confdiff.py" check "$src" "$d/c.kd" "$(dar_dg "$1")" ||
 		return 1
-	vmsift -x "${dar_vmlinux[$1]}" --config "$dar_data/$1.conf" -E -d 31 \
+	vmsift -x "${dar_vmlinux[$1]}" --config "$c" -E -d 31 \
 		--message-level 0 "$in" "$d/c.elf" || return 1
 	$PY "$top/tests/tools/erase_cmp.py" elfkd "$src" "$d/c.elf" "$d/c.kd"
 }
 
 # t_dar_btf ARCH: the same rules in BTF form (ARCH.btf.conf, no -x) write
-# the -x run's file byte for byte.
+# the -x run's file byte for byte, which erased something, and only there.
 t_dar_btf() {
 	local in d=$dar_out/$1-btf c=${dar_conf[$1]:-$1}
 	mkdir -p "$dar_out"
@@ -160,7 +190,42 @@ t_dar_btf() {
 		--message-level 0 "$in" "$d/x.kd" || return 1
 	vmsift --config "$dar_data/$c.btf.conf" -l -d 31 --message-level 0 "$in" "$d/b.kd" ||
 		return 1
-	cmp "$d/x.kd" "$d/b.kd"
+	cmp "$d/x.kd" "$d/b.kd" && $PY "$top/tests/tools/erase_cmp.py" kdump "$in" "$d/x.kd" "$d/b.kd"
+}
+
+# t_dar_mdf_config KEY: upstream makedumpfile (mdf-upstream --arch arm64)
+# -l -d 31 -x --config with KEY's rules on dar_raw's vmcore, its digest
+# into dar_dg for t_dar_config (about 3 minutes under qemu-user).
+t_dar_mdf_config() {
+	local in mdf d=$dar_out/$1-mdfconf dg
+	dar_fetch "$1" && in=$(dar_in "$1") && dg=$(dar_dg "$1") || return 1
+	mdf=$("$top/tests/harness/mdf-upstream" --arch arm64) || return 1
+	mkdir -p "$d"
+	rm -f "$d/ref.kd" "$dg"
+	"$mdf" -l -d 31 -x "${dar_vmlinux[$1]}" --config "$dar_data/${dar_conf[$1]:-$1}.conf" \
+		"$in" "$d/ref.kd" > "$d/log" 2>&1 || { tail -n 3 "$d/log"; return 1; }
+	$PY "$top/tests/tools/confdiff.py" digest "$in" "$d/ref.kd" > "$dg.tmp" && mv "$dg.tmp" "$dg"
+}
+
+# t_dar_kdump KEY T1SZ PAGESIZE KDUMP-TEST-ARGS...: a real kdump of KEY's
+# kernel (tests/harness/kdump-test --arch arm64 ARGS: vmsift-static.aarch64
+# -l -d 31 in the capture kernel, its pages equal to the raw
+# /proc/vmcore's, its bitmaps to upstream makedumpfile's, which must be
+# there (mdf-upstream --arch arm64) but for the LPA2 kernel, which it
+# cannot read), whose note says it ran with TCR_EL1_T1SZ T1SZ and
+# PAGESIZE: the raw copy is dar_raw[KEY].
+t_dar_kdump() {
+	local key=$1 t1sz=$2 ps=$3 raw=${dar_raw[$1]} note
+	shift 3
+	rm -f "$raw" "$dar_dir/$key.nonote"
+	[ "$key" = arm64k16lpa2 ] || "$top/tests/harness/mdf-upstream" --arch arm64 > /dev/null ||
+		{ echo "no upstream makedumpfile for aarch64 to check the bitmaps"; return 1; }
+	T_BOOT=${T_BOOT:-420} T_CAPTURE=${T_CAPTURE:-300} timeout 1500 \
+		"$top/tests/harness/kdump-test" --arch arm64 "$@" --dump-args "-l -d 31" \
+		--save-raw "$raw" --out "$work/kdump-$key" || return 1
+	note=$($PY "$top/tests/tools/strip_vmcoreinfo.py" --note "$raw") || return 1
+	grep -qx "NUMBER(TCR_EL1_T1SZ)=$t1sz" <<< "$note" && grep -qx "PAGESIZE=$ps" <<< "$note" ||
+		{ grep -E 'T1SZ|PAGESIZE|VA_BITS' <<< "$note"; echo "not T1SZ $t1sz and pages of $ps"; return 1; }
 }
 
 # t_dar_dmesg_x ARCH SED: --dump-dmesg -x beside the note equals the
@@ -218,8 +283,8 @@ t_dar_mdf_live() {
 		{ tail -n 3 "$d/log"; return 1; }
 	$PY "$top/tests/gen/arm64/digest.py" --check "$dar_data/$arch.expected" "$d/x.d31" || return 1
 	[ -f "$dar_data/$arch.mdf.dg" ] || return 0
-	"$@" -l -d 31 -x "${dar_vmlinux[$arch]}" --config "$dar_data/$arch.conf" "$in" "$d/c.kd" \
-		> "$d/log" 2>&1 || { tail -n 3 "$d/log"; return 1; }
+	"$@" -l -d 31 -x "${dar_vmlinux[$arch]}" --config "$dar_data/${dar_conf[$arch]:-$arch}.conf" \
+		"$in" "$d/c.kd" > "$d/log" 2>&1 || { tail -n 3 "$d/log"; return 1; }
 	$PY "$top/tests/tools/confdiff.py" check "$in" "$d/c.kd" "$dar_data/$arch.mdf.dg"
 }
 
@@ -252,8 +317,38 @@ else
 		t_dar_dmesg_stripped arm64k16
 	run_test "debuginfo arm64 16K: -x beside the note, -d 31: bitmaps equal upstream makedumpfile -x's" \
 		t_dar_x_note arm64k16
+	run_test "debuginfo arm64 16K: -x --config (the arm64 rules): upstream makedumpfile's pages and eraseinfo; -E the same" \
+		t_dar_config arm64k16
 	run_test "debuginfo arm64 16K: the arm64 rules in BTF form (kallsyms + BTF, no -x) write the -x run's file" \
 		t_dar_btf arm64k16
+	if [ "${VMSIFT_ARM64_FULL:-0}" = 1 ] && [ "${VMSIFT_NO_QEMU:-0}" != 1 ]; then
+		run_test "debuginfo arm64 16K LPA2: a real kdump of the 16K kernel running 52-bit VA (kdump-test --lpa2), pages equal the raw vmcore" \
+			t_dar_kdump arm64k16lpa2 0xc 16384 --kernel-flavour arm64-16k --lpa2 \
+			--mem 640 --crashkernel 192M
+		run_test "debuginfo arm64 trixie: a real kdump of trixie's 6.12 4K kernel (VA_BITS 52 running 48), pages and bitmaps equal the raw vmcore's and upstream makedumpfile's" \
+			t_dar_kdump arm64trixie 0x10 4096 --kernel-suite trixie --mem 512
+		for dar_key in arm64k16lpa2 arm64trixie; do
+			dar_what="arm64 16K LPA2"
+			[ $dar_key = arm64trixie ] && dar_what="arm64 trixie"
+			for dar_level in 1 31; do
+				run_test "debuginfo $dar_what: -x on its vmcore stripped of VMCOREINFO, -d $dar_level: bitmaps equal the note's, pages read back" \
+					t_dar_x_stripped $dar_key $dar_level
+			done
+			run_test "debuginfo $dar_what: -x --config (the arm64 rules) and their BTF form write the same file, erased as the rules say" \
+				t_dar_btf $dar_key
+			[ $dar_key = arm64trixie ] || continue
+			run_test "debuginfo arm64 trixie: upstream makedumpfile -x --config (the arm64 rules) on its vmcore, the reference" \
+				t_dar_mdf_config arm64trixie
+			run_test "debuginfo arm64 trixie: -x --config (the arm64 rules): upstream makedumpfile's pages and eraseinfo; -E the same" \
+				t_dar_config arm64trixie
+			run_test "debuginfo arm64 trixie: -x --config on its vmcore stripped of VMCOREINFO: upstream makedumpfile's pages and eraseinfo" \
+				t_dar_config arm64trixie nonote
+		done
+		for dar_key in arm64k16lpa2 arm64trixie; do
+			rm -rf "${dar_raw[$dar_key]}" "$dar_dir/$dar_key.nonote" "$dar_dir/$dar_key.mdf.dg" \
+				"$work/kdump-$dar_key"
+		done
+	fi
 	run_test "debuginfo riscv64: -g of the 6.12 -dbg vmlinux equals upstream makedumpfile's, no key exempt" \
 		t_dar_g riscv64 --upstream
 	run_test "debuginfo riscv64: -x beside the note, -d 31: bitmaps equal upstream makedumpfile -x's" \
@@ -269,9 +364,14 @@ else
 	if [ "${VMSIFT_ARCHDBG_MDF:-0}" = 1 ]; then
 		run_test "debuginfo arm64: makedumpfile:arm64 1.7.2 run again gives the carried -g, -x and --config references" \
 			t_dar_mdf_live arm64 "$top/tests/harness/mdf-debian" arm64
-		if [ -x "${MDF_ARM64_16K:-}" ]; then
-			run_test "debuginfo arm64 16K: upstream makedumpfile (MDF_ARM64_16K) run again gives the carried -g and -x references" \
-				t_dar_mdf_live arm64k16 "$MDF_ARM64_16K"
+		# MDF_ARM64_16K, or upstream built for aarch64 and run under
+		# qemu-user (tests/harness/mdf-upstream --arch arm64)
+		if dar_mdf16=$("$top/tests/harness/mdf-upstream" --arch arm64 2> "$dar_dir/mdf16.log"); then
+			run_test "debuginfo arm64 16K: upstream makedumpfile (mdf-upstream --arch arm64) run again gives the carried -g, -x and --config references" \
+				t_dar_mdf_live arm64k16 "$dar_mdf16"
+		else
+			run_test "debuginfo arm64 16K: an upstream makedumpfile for aarch64 (tests/harness/mdf-upstream --arch arm64)" \
+				t_failed_step "$dar_dir/mdf16.log"
 		fi
 		if [ -x "${MDF_RISCV64:-}" ]; then
 			run_test "debuginfo riscv64: upstream makedumpfile (MDF_RISCV64) run again gives the carried references" \

@@ -17,7 +17,9 @@
                       the kdump's pages equal in both, the ERASEINFO note
                       (less its zero padding) equal to the eraseinfo
 
-Exit status 0 when the check passes; 1 with a message naming the pfn.
+Pages are of the input's VMCOREINFO PAGESIZE (vmcheck.use_page_size_of:
+16K and 64K on arm64 and ppc64le), pfns counted in them.  Exit status 0
+when the check passes; 1 with a message naming the pfn.
 """
 import os
 import struct
@@ -25,8 +27,6 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vmcheck  # noqa: E402  pylint: disable=wrong-import-position
-
-PAGE = 4096
 
 
 def fail(msg):
@@ -70,7 +70,7 @@ def check_erased(pfn, got, orig):
     """Bytes that differ from the input are erase bytes: 'X' or 0."""
     if got == orig:
         return 0
-    for i in range(PAGE):
+    for i in range(vmcheck.PAGE):
         if got[i] != orig[i] and got[i] not in (0x58, 0):
             fail('pfn %#x byte %#x: %#x, the input %#x: not an erase byte' %
                  (pfn, i, got[i], orig[i]))
@@ -84,20 +84,20 @@ def compare(read_a, read_b, pfns, inp, zero_may_go=False):
     for pfn in pfns:
         # vmsift keeps a page the input covers only in part, makedumpfile
         # does not (vmcheck.py's bitmaps check): such pages are not compared
-        if inp.cover(pfn)[0] < PAGE:
+        if inp.cover(pfn)[0] < vmcheck.PAGE:
             continue
         a, b = read_a(pfn), read_b(pfn)
-        if zero_may_go and a is None and b == bytes(PAGE):
+        if zero_may_go and a is None and b == bytes(vmcheck.PAGE):
             continue
         if (a is None) != (b is None):
             fail('pfn %#x: in %s only' % (pfn, 'DUMP' if b is None else 'REF'))
         if a is None:
             continue
         if a != b:
-            first = next(i for i in range(PAGE) if a[i] != b[i])
+            first = next(i for i in range(vmcheck.PAGE) if a[i] != b[i])
             fail('pfn %#x: DUMP and REF differ at byte %#x (%#x, %#x)' %
                  (pfn, first, a[first], b[first]))
-        changed += check_erased(pfn, a, inp.read(pfn * PAGE, PAGE))
+        changed += check_erased(pfn, a, inp.read(pfn * vmcheck.PAGE, vmcheck.PAGE))
         same += 1
     if not changed:
         fail('no page differs from the input: nothing was erased')
@@ -111,13 +111,14 @@ def kreader(path, parts):
 
     def read(pfn):
         try:
-            return k.read(kmod.KDUMP_MACHPHYSADDR, pfn * PAGE, PAGE)
+            return k.read(kmod.KDUMP_MACHPHYSADDR, pfn * vmcheck.PAGE, vmcheck.PAGE)
         except Exception:  # pylint: disable=broad-except
             return None
     return read
 
 
 def check_kdump(inp_path, dump, ref, *parts):
+    vmcheck.use_page_size_of(inp_path)
     inp = vmcheck.Elf(inp_path)
     kd, kr = vmcheck.Kdump(dump), vmcheck.Kdump(ref)
     pfns = [p for p in range(max(kd.max_mapnr_64, kr.max_mapnr_64))
@@ -148,11 +149,12 @@ def elf_reader(path):
 
     def read(pfn):
         mem, data = e.cover(pfn)
-        return e.read(pfn * PAGE, PAGE) if data == PAGE else None
+        return e.read(pfn * vmcheck.PAGE, vmcheck.PAGE) if data == vmcheck.PAGE else None
     return read, e
 
 
 def check_elf(inp_path, dump, ref):
+    vmcheck.use_page_size_of(inp_path)
     inp = vmcheck.Elf(inp_path)
     ra, ea = elf_reader(dump)
     rb, _ = elf_reader(ref)
@@ -167,6 +169,7 @@ def check_elf(inp_path, dump, ref):
 
 def check_elf_kdump(inp_path, elf, kdump):
     """An ELF dump against a kdump one of the same rules and level."""
+    vmcheck.use_page_size_of(inp_path)
     inp = vmcheck.Elf(inp_path)
     ra, _ = elf_reader(elf)
     rk = kreader(kdump, ())

@@ -28,10 +28,19 @@ carried_input() {
 # of the -x suites, whose DWARF must give what the note said (path on
 # stdout).
 carried_in() {
-	local in out=$3/$2.nonote
+	local in
 	in=$(carried_input "$1" "$2") || { echo "$in"; return 1; }
 	[ "${4:-}" = nonote ] || { echo "$in"; return 0; }
 	mkdir -p "$3"
+	strip_note "$in" "$3/$2.nonote"
+}
+
+# strip_note VMCORE OUT: OUT, VMCORE without its VMCOREINFO note, made
+# when missing or older than VMCORE and checked to hold no such note
+# (carried_in's, and the -x suites' for a vmcore of a kdump of the run;
+# path on stdout).
+strip_note() {
+	local in=$1 out=$2
 	if [ ! -s "$out" ] || [ "$in" -nt "$out" ]; then
 		$PY "$top/tests/tools/strip_vmcoreinfo.py" "$in" "$out.tmp" >&2 ||
 			{ echo "cannot strip $in"; return 1; }
