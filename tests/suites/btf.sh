@@ -610,27 +610,13 @@ t_btf_ktls_netns() {
 		"${args[@]}" "$in" "$vml" "$o.kdump"
 }
 
-# btf_xfrm_sas: xfrm_keys.py's and erased_check.py's specs of the
-# secrets guest's four IPsec SAs (lib.sh, sourced: workload -x, -y;
-# SPIs 0x7f5100NN before the late modules, 0x7f5101NN after), one a
-# line: KIND:SPI:KEY:MORE.
-btf_xfrm_sas() {
-	printf '%s\n' "rfc4106:0x7f510001:$SECRET_XFRM_GCM_KEY:$SECRET_XFRM_GCM_SALT" \
-		"cbc:0x7f510002:$SECRET_XFRM_CBC_KEY:$SECRET_XFRM_HMAC_KEY" \
-		"rfc4106:0x7f510101:$SECRET_XFRM_GCM_NI_KEY:$SECRET_XFRM_GCM_NI_SALT" \
-		"cbc:0x7f510102:$SECRET_XFRM_CBC_NI_KEY:$SECRET_XFRM_HMAC_NI_KEY"
-}
-
 # btf_xfrm_args OPTION KDIR: OPTION (--sa or --xfrm) and each SA's spec,
 # then gcm.ko and authenc.ko of KDIR (their DWARF), one word a line.
 btf_xfrm_args() {
 	local sa
-	while IFS= read -r sa; do printf '%s\n' "$1" "$sa"; done < <(btf_xfrm_sas)
+	while IFS= read -r sa; do printf '%s\n' "$1" "$sa"; done < <(known_xfrm_sas)
 	printf '%s\n' "$2/crypto/gcm.ko" "$2/crypto/authenc.ko"
 }
-
-# btf_xfrm_sel: sed's range of the IPsec rules in both files
-btf_xfrm_sel='/^# The keys of IPsec SAs/,/^# end of the IPsec rules/p'
 
 # t_btf_xfrm_where VMCORE KDIR: drgn, with the -dbg vmlinux and the
 # DWARF of gcm.ko and authenc.ko (KDIR), walks every namespace's
@@ -669,11 +655,11 @@ t_btf_xfrm_erased() {
 	btf_crypto_ko "$vml" || return 1
 	mkdir -p "$work/out"
 	rm -f "$o".*
-	sed -n "$btf_xfrm_sel" "$top/data/erase/secrets.conf" > "$o.conf"
+	sed -n "$known_xfrm_sel" "$top/data/erase/secrets.conf" > "$o.conf"
 	grep -q '^[[:space:]]*for x in n\.xfrm\.state_all' "$o.conf" || { echo "no IPsec rules"; return 1; }
 	"$top/vmsift" --config "$o.conf" -l -d 31 "$in" "$o.kdump" > /dev/null || return 1
 	"$top/vmsift" --config "$o.conf" -E -d 31 "$in" "$o.elf" > /dev/null || return 1
-	sed -n "$btf_xfrm_sel" "$top/data/erase/secrets-dwarf.conf" > "$o.x.conf"
+	sed -n "$known_xfrm_sel" "$top/data/erase/secrets-dwarf.conf" > "$o.x.conf"
 	"$top/vmsift" -x "$vml" --config "$o.x.conf" -l -d 31 "$in" "$o.x" > /dev/null || return 1
 	mapfile -t args < <(btf_xfrm_args --xfrm "$kdir" | sed '/\.ko$/i --ko')
 	"$btf_py" "$top/tests/tools/erased_check.py" --xfrm-only "${args[@]}" "$in" "$vml" \
@@ -696,8 +682,8 @@ t_btf_xfrm_same() {
 	btf_crypto_ko "$vml" || return 1
 	mkdir -p "$work/out"
 	rm -f "$o".*
-	sed -n "$btf_xfrm_sel" "$d/secrets.conf" > "$o.conf"
-	sed -n "$btf_xfrm_sel" "$d/secrets-dwarf.conf" | diff "$o.conf" - ||
+	sed -n "$known_xfrm_sel" "$d/secrets.conf" > "$o.conf"
+	sed -n "$known_xfrm_sel" "$d/secrets-dwarf.conf" | diff "$o.conf" - ||
 		{ echo "the files' IPsec rules differ"; return 1; }
 	"$top/vmsift" --config "$o.conf" -l -d 31 "$in" "$o.btf" > /dev/null || return 1
 	"$top/vmsift" -x "$vml" --config "$o.conf" -l -d 31 "$in" "$o.x" > /dev/null || return 1
@@ -734,22 +720,14 @@ t_btf_xfrm_same() {
 # stack (doc/erase.md);
 # btf_xfrm_erased checks both states erased in the HMAC's context.
 t_btf_xfrm_grep() {
-	local in=$1 vml o=$work/out/xfrmgrep f k texts=()
+	local in=$1 vml o=$work/out/xfrmgrep f texts=()
 	# shellcheck source=/dev/null
 	. "$top/tests/harness/lib.sh"
 	vml=$(btf_dbg_vmlinux "$in") || return 1
 	btf_crypto_ko "$vml" || return 1
 	mkdir -p "$work/out"
 	rm -f "$o".*
-	texts=("$SECRET_XFRM_GCM_KEY" "$SECRET_XFRM_CBC_KEY" "$SECRET_XFRM_HMAC_KEY"
-	       "$SECRET_XFRM_GCM_NI_KEY" "$SECRET_XFRM_CBC_NI_KEY" "$SECRET_XFRM_HMAC_NI_KEY")
-	for k in "$SECRET_XFRM_GCM_KEY" "$SECRET_XFRM_GCM_NI_KEY"; do
-		texts+=("hex:$(cd "$top/tests/tools" && "$btf_py" -c 'import sys, ktls_keys
-print(ktls_keys.ghash_h(sys.argv[1].encode()).hex())' "$k")") || return 1
-	done
-	for k in "$SECRET_XFRM_HMAC_KEY" "$SECRET_XFRM_HMAC_NI_KEY"; do
-		texts+=("hex:$("$btf_py" "$top/tests/tools/erased_check.py" --print-hmac "$k" | sed -n 1p)") || return 1
-	done
+	mapfile -t texts < <(known_xfrm_texts "$btf_py")
 	[ ${#texts[@]} = 10 ] || { echo "not 6 keys + 2 H + 2 HMAC ipad states: ${#texts[@]}"; return 1; }
 	"$top/vmsift" --config "$top/data/erase/secrets.conf" -l -d 31 "$in" \
 		"$o.btf" > /dev/null || return 1

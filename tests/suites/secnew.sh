@@ -8,14 +8,15 @@
 # Only with VMSIFT_SECRETS_NEW=1: it boots the secrets guest
 # (tests/harness/kdump-test --secrets --kernel-suite S, 1 to 8 minutes of
 # TCG each) once per kernel and keeps its raw /proc/vmcore in the cache
-# ($VMSIFT_CACHE/secrets-v8-KVER.vmcore); a rerun costs seconds.  Per
+# ($VMSIFT_CACHE/secrets-v9-KVER.vmcore); a rerun costs seconds.  Per
 # kernel of VMSIFT_SECRETS_NEW_SUITES (default "trixie trixie-backports"):
-#   - every known secret of lib.sh (SECRET_*) is in the raw vmcore, and
+#   - every known secret of lib.sh (SECRET_*; the IPsec SAs' keys and
+#     their HMAC keys' ipad states among them) is in the raw vmcore, and
 #     secrets.conf, resolved from the dump's own kallsyms and BTF (no -x,
 #     no debug package), leaves none of them, nor the SHA-256 of the essiv
 #     key, nor the kTLS keys' GHASH key H (where the vmcore holds it as
-#     such: 6.12), in the -l -d 31 dump read back by libkdumpfile
-#     (tests/tools/page_grep.py);
+#     such: 6.12; the rfc4106 SAs' likewise), in the -l -d 31 dump read
+#     back by libkdumpfile (tests/tools/page_grep.py);
 # and where the kernel's -dbg vmlinux is in the cache (tests/suites/
 # dbgnew.sh or fetch_dbg_vmlinux put it there; not downloaded here):
 #   - the encrypted key's random payload (drgn reads it from the raw
@@ -24,14 +25,16 @@
 #     payloads, the dm-crypt mappings' keys, contexts and key schedules
 #     (authenc's HMAC states, gcm's and lrw's tables included), the
 #     asymmetric (PKCS#8), IMA-queued, rxrpc and ceph keys' secrets and
-#     the kTLS sockets' keys are 'X' in every erased dump: BTF (kdump, ELF,
+#     the kTLS sockets' keys, and the IPsec SAs' keys and transforms
+#     (tests/tools/xfrm_keys.py's places, with authenc.ko's and
+#     seqiv.ko's DWARF) are 'X' in every erased dump: BTF (kdump, ELF,
 #     flattened rebuilt with -R, a --split set reassembled, -e) and DWARF
 #     (-x secrets-dwarf.conf) (tests/tools/erased_check.py, run by
 #     Debian trixie's drgn 0.0.31 with the modules' DWARF:
 #     tests/harness/trixie-tools; bookworm's 0.0.22 cannot load 6.4+
 #     modules' debug info);
 #   - secrets-dwarf.conf with -x leaves none of the known secrets, and the
-#     two files' [dm_mod] and kTLS rules write the same dump from BTF as
+#     two files' [dm_mod], kTLS and IPsec rules write the same dump from BTF as
 #     from DWARF, eraseinfo included;
 #   - crash opens every erased dump (those above, the --split set as
 #     such), when it opens the raw vmcore (remembered in the cache as
@@ -53,7 +56,7 @@ secnew_drgn="$top/tests/harness/trixie-tools python3"   # drgn 0.0.31
 . "$top/tests/suites/lib/known_secrets.sh"
 
 # secnew_vmcore SUITE: "KVER VMCORE" of SUITE's secrets guest, made once
-# into the cache.
+# into the cache (not for a listing).
 secnew_vmcore() {
 	( set -e
 	  export VMSIFT_CACHE=$secnew_cache
@@ -62,16 +65,22 @@ secnew_vmcore() {
 	  set_arch x86_64
 	  set_ksuite "$1"
 	  KVER=$(kernel_version)
+	  # -v9: four IPsec SAs (ESP: rfc4106(gcm(aes)), and authenc over
+	  # hmac(sha256) and cbc(aes); before and after the late modules),
+	  # made with init_on_free=1 as btf.sh's (a freed netlink or key
+	  # buffer must not hold a key no rule reaches), which -v8 lacks;
 	  # -v8: dm-crypt's AEADs over AES-NI (gcm, rfc4106, authenc over
 	  # xts and cbc) and rfc7539(chacha20,poly1305), which -v7 lacks;
 	  # -v7: dm-crypt's authenc and gcm over dm-integrity and lrw, an
 	  # asymmetric (PKCS#8), an rxrpc and a ceph key, which -v6 lacks;
 	  # -v6: kTLS over AES-GCM-128, AES-CCM-128 and ChaCha20-Poly1305 and
 	  # an fscrypt-provisioning key, which -v5 lacks
-	  v=$VMSIFT_CACHE/secrets-v8-$KVER.vmcore
-	  if [ ! -s "$v" ]; then
+	  v=$VMSIFT_CACHE/secrets-v9-$KVER.vmcore
+	  # a listing (VMSIFT_LIST=1) boots no guest: the names need KVER only
+	  if [ ! -s "$v" ] && [ "${VMSIFT_LIST:-0}" != 1 ]; then
 		T_CAPTURE=${T_CAPTURE:-900} "$top/tests/harness/kdump-test" --quick \
 			--secrets --smp 2 --kernel-suite "$1" \
+			--append "no_timer_check init_on_free=1" --capture-append no_timer_check \
 			--dump-tool "$top/vmsift" --dump-args '-l -d 31' --no-check \
 			--out "$work/secnew-$1" --save-raw "$v.tmp" >&2
 		mv "$v.tmp" "$v"
@@ -135,15 +144,21 @@ for k in sys.argv[1:]:
 }
 
 # secnew_grep RAW DUMP [TEXT...]: each known secret (and each TEXT) is in
-# RAW and in no page of DUMP; each GHASH key H in RAW is in no page of
-# DUMP (one not in RAW is said on stdout).
+# RAW and in no page of DUMP, the IPsec SAs' keys and HMAC ipad states
+# (known_xfrm_texts) among them; each GHASH key H in RAW (the kTLS keys',
+# the rfc4106 SAs') is in no page of DUMP (one not in RAW is said on
+# stdout).
 secnew_grep() {
-	local raw=$1 dump=$2 texts=() h=()
+	local raw=$1 dump=$2 texts=() h=() x=()
 	shift 2
 	mapfile -t texts < <(secnew_texts)
 	mapfile -t h < <(secnew_ghash)
+	# shellcheck source=/dev/null
+	mapfile -t x < <(. "$top/tests/harness/lib.sh"; known_xfrm_texts "$secnew_py")
 	[ ${#h[@]} = 8 ] || { echo "no GHASH keys computed"; return 1; }
-	texts+=("$@")
+	[ ${#x[@]} = 10 ] || { echo "not the IPsec SAs' 6 keys, 2 H and 2 ipad states: ${x[*]}"; return 1; }
+	texts+=("${x[@]:0:6}" "${x[@]:8:2}" "$@")
+	h+=("${x[@]:6:2}")
 	"$secnew_py" "$top/tests/tools/page_grep.py" "$raw" "${texts[@]}" "${h[@]}" > "$dump.in.n" || return 1
 	"$secnew_py" "$top/tests/tools/page_grep.py" "$dump" "${texts[@]}" "${h[@]}" > "$dump.n" || return 1
 	awk -v n=${#texts[@]} '$1 == 0 && FNR <= n { print "not in the unerased vmcore: " $0; bad = 1 }
@@ -193,7 +208,7 @@ secnew_known() {
 	local m=${2%/*}/usr/lib/debug/lib/modules/$1/kernel ko
 	for ko in drivers/md/dm-mod.ko drivers/md/dm-crypt.ko net/tls/tls.ko crypto/gcm.ko \
 		crypto/ccm.ko crypto/chacha20poly1305.ko crypto/authenc.ko crypto/lrw.ko \
-		net/rxrpc/rxrpc.ko net/ceph/libceph.ko; do
+		net/rxrpc/rxrpc.ko net/ceph/libceph.ko crypto/seqiv.ko; do
 		[ -f "$m/$ko" ] || { echo "no $m/$ko (fetch_dbg_vmlinux extracts it)" >&2; return 1; }
 	done
 	known_secrets
@@ -203,6 +218,8 @@ secnew_known() {
 	esac
 	known_secrets_aead
 	printf '%s\n' --ko "$m/net/rxrpc/rxrpc.ko" --ko "$m/net/ceph/libceph.ko"
+	known_xfrm_sas | sed 's/^/--xfrm\n/'
+	printf '%s\n' --ko "$m/crypto/authenc.ko" --ko "$m/crypto/seqiv.ko"
 	printf '%s\n' --tfm-neighbours \
 		--ktls-tx "$SECRET_KTLS_TX_KEY" --ktls-rx "$SECRET_KTLS_RX_KEY" \
 		--ko "$m/drivers/md/dm-mod.ko" --ko "$m/drivers/md/dm-crypt.ko" \
@@ -290,10 +307,11 @@ t_secnew_planted() {
 # it), eraseinfo included.
 t_secnew_same() {
 	local raw=$1 vml=$2 d=$top/data/erase o=$sn_out.same part sel
-	for part in dm ktls; do
+	for part in dm ktls xfrm; do
 		case $part in
 		dm) sel='/^\[dm_mod\]/,/^\[vmlinux\]/p' ;;
 		ktls) sel='/^for b in tcp_hashinfo/,/^# end of the kTLS rules/p' ;;
+		xfrm) sel=$known_xfrm_sel ;;
 		esac
 		rm -f "$o.$part".*
 		sed -n "$sel" "$d/secrets.conf" > "$o.$part.conf"
@@ -364,9 +382,9 @@ secnew_tests() {
 		t_secnew_drgn "$kver" "$raw" "$vml"
 	run_test "secnew $kver: erased_check.py fails on a dump without the user-key rule, or the dm-crypt key rule" \
 		t_secnew_planted "$kver" "$raw" "$vml"
-	run_test "secnew $kver: [dm_mod] and kTLS rules write the same dump from BTF as from DWARF" \
+	run_test "secnew $kver: [dm_mod], kTLS and IPsec rules write the same dump from BTF as from DWARF" \
 		t_secnew_same "$raw" "$vml"
-	if crash_opens_raw "$raw" "$kver" "$secnew_cache" "$secnew_dir"; then
+	if [ "${VMSIFT_LIST:-0}" = 1 ] || crash_opens_raw "$raw" "$kver" "$secnew_cache" "$secnew_dir"; then
 		run_test "secnew $kver: crash opens every erased dump (kdump, -x, ELF, -R, --split, -e)" \
 			t_secnew_crash "$kver" "$raw" "$vml"
 		run_test "secnew $kver: crash-check fails on an erased dump cut after 1 MiB" \

@@ -24,7 +24,17 @@ context is a struct aead_geniv_ctx, the child AEAD in it:
   the schedule behind its one pointer; or cbc-aes-aesni: simd -> cryptd
   -> __cbc-aes-aesni, the schedule aligned), and enc's own context.
 
-MODULE.ko: gcm.ko, authenc.ko (their DWARF, the -dbg package's).
+6.7+ (6.12): cbc(aes) is cbc(ecb(aes-generic)), lskciphers, the schedule
+three steps on (erased_check.block_cipher()); 6.11+'s AES-NI rfc4106
+(__rfc4106-gcm-aesni-avx) keeps the schedule then the salt, its bytes
+reversed, from its first 16-byte boundary, and H only in another form.
+7.x (7.3): struct aead_geniv_ctx is { child, salt[] }, the child first
+(seqiv.ko's DWARF says where; without it 6.x's second word); its drivers
+(rfc4106-gcm-aes-lib, rfc4106-gcm-aesni-avx, cbc-aes-lib, cbc-aes-aesni,
+no simd or cryptd) keep the keys in their own contexts.
+
+MODULE.ko: gcm.ko, authenc.ko, and for 7.x seqiv.ko (their DWARF, the
+-dbg package's).
 Prints one line per place, "NAME 0xADDRESS SIZE".  --sa KIND:SPI:KEY:MORE
 (texts without ':'): the guest's known SA of that SPI holds them: KIND
 rfc4106 (KEY the AES key, MORE the salt) or cbc (KEY the AES key, MORE
@@ -91,14 +101,31 @@ def authenc_places(prog, child, what):
                                 "struct crypto_shash")
     yield own_context(shash, what + " auth", "hmac")
     enc = ac.enc.base
-    yield own_context(enc, what + " enc", "none")
     inner = ktls_keys.aesni_inner(prog, enc, "struct crypto_skcipher")
     if inner is not None:
+        yield own_context(enc, what + " enc", "none")
         yield own_context(inner, what + " enc", "aesalign")
     elif driver(enc).startswith("cbc("):
-        cipher = ktls_keys.deref_tfm(prog, enc.__crt_ctx.address_,
-                                     "struct crypto_cipher")
-        yield own_context(cipher, what + " enc", "aes")
+        from erased_check import block_cipher
+        yield own_context(enc, what + " enc", "none")
+        yield own_context(block_cipher(prog, enc), what + " enc", "aes")
+    else:
+        # 7.x: a driver (cbc-aes-lib, cbc-aes-aesni without simd and
+        # cryptd) with the schedule in its own context
+        yield own_context(enc, what + " enc", "aeslib")
+
+
+def geniv_child(prog, geniv):
+    """The AEAD under a geniv template's transform GENIV: struct
+    aead_geniv_ctx's child, its second word up to 6.x (after a
+    spinlock), its first on 7.x (no lock); the offset from the DWARF of
+    seqiv.ko or echainiv.ko when loaded, else 6.x's."""
+    try:
+        off = drgn.offsetof(prog.type("struct aead_geniv_ctx"), "child")
+    except LookupError:
+        off = 8
+    return drgn.Object(prog, "struct crypto_aead",
+                       address=prog.read_u64(geniv.__crt_ctx.address_ + off)).base
 
 
 def sa_places(prog, x):
@@ -112,23 +139,29 @@ def sa_places(prog, x):
     if x.id.proto.value_() != IPPROTO_ESP or not x.data.value_():
         return
     geniv = drgn.cast("struct crypto_aead *", x.data).base
-    child = drgn.Object(prog, "struct crypto_aead",
-                        address=prog.read_u64(geniv.__crt_ctx.address_ + 8)).base
+    child = geniv_child(prog, geniv)
     name = driver(child)
     inner = ktls_keys.aesni_inner(prog, child, "struct crypto_aead")
     if inner is not None:
-        yield own_context(inner, what, "aesni4106")
+        kind = "aesni4106" if driver(inner) == "__rfc4106-gcm-aesni" else "aesgcm4106"
+        yield own_context(inner, what, kind)
     elif ktls_keys.module_name(child) == "gcm":
         yield from gcm_places(prog, child, what)
     elif name.startswith("authenc("):
         yield from authenc_places(prog, child, what)
+    elif name.startswith("rfc4106"):
+        # 7.x: rfc4106-gcm-aes-lib or rfc4106-gcm-aesni-avx without simd
+        # and cryptd, the schedule and salt in its own context
+        yield own_context(child, what, "lib4106")
 
 
 # what each KIND of place must hold, and which of KIND rfc4106 / cbc's
 # places an SA must have
-KINDS = {"rfc4106": [{"aead", "salt", "aes", "ghash"}, {"aead", "aesni4106"}],
+KINDS = {"rfc4106": [{"aead", "salt", "aes", "ghash"}, {"aead", "aesni4106"},
+                     {"aead", "aesgcm4106"}, {"aead", "lib4106"}],
          "cbc": [{"aalg", "ealg", "hmac", "none", "aes"},
-                 {"aalg", "ealg", "hmac", "none", "aesalign"}]}
+                 {"aalg", "ealg", "hmac", "none", "aesalign"},
+                 {"aalg", "ealg", "hmac", "aeslib"}]}
 
 
 def holds(prog, kind, addr, size, key, more):
@@ -158,6 +191,19 @@ def holds(prog, kind, addr, size, key, more):
         return (end <= addr + size and
                 ktls_keys.aesni_holds(prog, addr, size, key) == {"aes", "ghash"}
                 and prog.read(end - 4, 4) == more)
+    if kind == "aesgcm4106":
+        # 6.11+'s rewritten AES-NI GCM (__rfc4106-gcm-aesni-avx, ...):
+        # struct aes_gcm_key from the first 16-byte boundary, the AES
+        # key schedule then the salt as a u32 read big-endian (its bytes
+        # reversed, 6.12 as seen); H follows only as its powers, in
+        # another form
+        end = base + AES_CTX + 4
+        return (end <= addr + size and prog.read(base, len(key)) == key
+                and prog.read(end - 4, 4) == more[::-1])
+    if kind == "aeslib":
+        return key in data
+    if kind == "lib4106":
+        return key in data and (more in data or more[::-1] in data)
     if kind == "hmac":
         from erased_check import hmac_states
         return all(st in data for st in hmac_states(more))

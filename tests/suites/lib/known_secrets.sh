@@ -77,3 +77,39 @@ known_secrets_aead() {
 		--dm-key "$SECRET_DM_CHACHA_KEY" --schedule "$SECRET_DM_CHACHA_KEY" \
 		--dm-key "$SECRET_DM_CHACHA_NI_KEY" --schedule "$SECRET_DM_CHACHA_NI_KEY"
 }
+
+# known_xfrm_sas: xfrm_keys.py's (--sa) and erased_check.py's (--xfrm)
+# specs of the secrets guest's four IPsec SAs (workload -x, -y, since
+# secrets-v9; SPIs 0x7f5100NN before the late modules, 0x7f5101NN
+# after), one a line: KIND:SPI:KEY:MORE.
+known_xfrm_sas() {
+	printf '%s\n' "rfc4106:0x7f510001:$SECRET_XFRM_GCM_KEY:$SECRET_XFRM_GCM_SALT" \
+		"cbc:0x7f510002:$SECRET_XFRM_CBC_KEY:$SECRET_XFRM_HMAC_KEY" \
+		"rfc4106:0x7f510101:$SECRET_XFRM_GCM_NI_KEY:$SECRET_XFRM_GCM_NI_SALT" \
+		"cbc:0x7f510102:$SECRET_XFRM_CBC_NI_KEY:$SECRET_XFRM_HMAC_NI_KEY"
+}
+
+# known_xfrm_sel: sed's range of the IPsec rules in secrets.conf and
+# secrets-dwarf.conf
+# shellcheck disable=SC2034 # read by btf.sh and secnew.sh
+known_xfrm_sel='/^# The keys of IPsec SAs/,/^# end of the IPsec rules/p'
+
+# known_xfrm_texts PYTHON: page_grep.py's texts of the four SAs, one a
+# line: the six keys (lib.sh: AES keys, HMAC keys), then the GHASH key
+# H = AES_K(0) of the two rfc4106 keys, then the ipad states of the two
+# HMAC keys (erased_check.py --print-hmac's first line; the opad states
+# are not grepped: hmac_setkey() leaves them on the setting task's
+# stack, which no rule reaches: doc/erase.md), "hex:..."; PYTHON has
+# drgn (ktls_keys.py imports it).
+known_xfrm_texts() {
+	local k
+	printf '%s\n' "$SECRET_XFRM_GCM_KEY" "$SECRET_XFRM_CBC_KEY" "$SECRET_XFRM_HMAC_KEY" \
+		"$SECRET_XFRM_GCM_NI_KEY" "$SECRET_XFRM_CBC_NI_KEY" "$SECRET_XFRM_HMAC_NI_KEY"
+	(cd "$top/tests/tools" && "$1" -c 'import sys, ktls_keys
+for k in sys.argv[1:]:
+    print("hex:" + ktls_keys.ghash_h(k.encode()).hex())' \
+		"$SECRET_XFRM_GCM_KEY" "$SECRET_XFRM_GCM_NI_KEY") || return 1
+	for k in "$SECRET_XFRM_HMAC_KEY" "$SECRET_XFRM_HMAC_NI_KEY"; do
+		echo "hex:$("$1" "$top/tests/tools/erased_check.py" --print-hmac "$k" | sed -n 1p)"
+	done
+}
