@@ -45,7 +45,8 @@ t_bound_type() {
 
 # t_layout: tests/unit/layout_test on struct bf in four objects gcc
 # writes (a: lo:3, hi:5; b: hi two bits later; c: hi 4 bits wide; d: a's
-# again), a's also with DWARF 4, a's struct many of 4000 members, and
+# again; struct anon in a, b, d, b's different inside an anonymous
+# struct in an anonymous union), a's also with DWARF 4, a's struct many of 4000 members, and
 # nest.o's struct nest9 (5^9 anonymous members deep down).
 t_layout() {
 	local d=$work/unit/layout n=4000 i
@@ -59,6 +60,10 @@ t_layout() {
 	echo 'struct bf { unsigned int lo : 3; unsigned int : 2; unsigned int hi : 5; int after; } *bf;' > "$d/b.c"
 	echo 'struct bf { unsigned int lo : 3; unsigned int hi : 4; int after; } *bf;' > "$d/c.c"
 	echo 'struct bf { unsigned int lo : 3; unsigned int hi : 5; int after; } *bf, *other;' > "$d/d.c"
+	# struct anon: b's differs from a's two anonymous levels down only
+	echo 'struct anon { int x; union { int i; struct { short lo, hi; }; }; } *anon;' |
+		tee -a "$d/a.c" >> "$d/d.c"
+	echo 'struct anon { int x; union { int i; struct { short hi, lo; }; }; } *anon;' >> "$d/b.c"
 	for i in a b c d; do
 		${CC:-cc} -g -c "$d/$i.c" -o "$d/$i.o" || return 1
 	done
@@ -105,7 +110,7 @@ run_test "unit: kallsyms decoding: relative, absolute per-CPU, absolute 8/4, bot
 	t_unit kallsyms
 run_test "unit: small-read blocks (file.c): block boundaries, the file's end, a read past it refused, LRU eviction, random reads against pread, mmap on and off" \
 	t_unit smallread
-run_test "unit: struct layouts (typeinfo_complete.c): bit-fields' first bit and width from DWARF 5, DWARF 4 and BTF; layouts differing in one bit-field refused, identical accepted; a digest linear in the members; a member lookup bounded (DWARF, BTF)" \
+run_test "unit: struct layouts (typeinfo_complete.c): bit-fields' first bit and width from DWARF 5, DWARF 4 and BTF; layouts differing in one bit-field or inside anonymous members refused, identical accepted; a digest linear in the members; a member lookup bounded (DWARF, BTF)" \
 	t_layout
 if unit_small=$(unit_small_vmcore) && [ ${#vmcores[@]} -gt 0 ]; then
 	run_test "unit: API contract: a session dumps twice, dry run, cancel" \
