@@ -6,6 +6,10 @@
  *   - bit-fields: each member's first bit and width as gcc laid them out,
  *     from DWARF 5 (DW_AT_data_bit_offset) and DWARF 4 (DW_AT_bit_offset
  *     from the storage unit's top) alike;
+ *   - a DWARF 4 DW_AT_bit_offset that does not fit its unit (gcc's
+ *     assembly edited: 30 for 5 bits of 32) taken as the bit from the
+ *     unit's start; two such layouts with 30 and 31 refused as
+ *     different, two with 30 accepted;
  *   - two definitions of struct bf that differ only in a bit-field's
  *     first bit (b) or width (c) are refused as different by
  *     vs_ti_complete(), an identical one (d) is taken as the same, in
@@ -26,8 +30,9 @@
  *     in BTF (21 levels of 2; btf__type_by_id() wrapped and counted),
  *     while a member that is there is still found.
  *
- *   layout_test DIR N    DIR/{a,b,c,d}.o (gcc -g), DIR/a4.o (-gdwarf-4)
- *                        and DIR/nest.o (-fms-extensions) from the
+ *   layout_test DIR N    DIR/{a,b,c,d}.o (gcc -g), DIR/a4.o (-gdwarf-4),
+ *                        DIR/nest.o (-fms-extensions) and
+ *                        DIR/odd{1,2,3}.o (edited assembly) from the
  *                        sources tests/suites/unit.sh writes; struct
  *                        many in a.o has N int members
  */
@@ -169,7 +174,8 @@ static const struct want bf_a[] = {
 	{ "lo", 0, 0, 3 }, { "hi", 0, 3, 5 }, { "after", 4, 32, 0 },
 };
 
-static void check_members(const struct vs_typeinfo *ti, const char *what)
+static void check_members(const struct vs_typeinfo *ti, const char *what,
+			  const struct want *want)
 {
 	struct vs_error err;
 	struct vs_ti_member m;
@@ -183,15 +189,34 @@ static void check_members(const struct vs_typeinfo *ti, const char *what)
 		if (!CHECK(ti->ops->member_next(ti->ctx, bf, &pos, &m,
 						&err) == 0))
 			return;
-		CHECK(m.name && strcmp(m.name, bf_a[i].name) == 0);
-		CHECK_U64(m.offset, bf_a[i].offset);
-		CHECK_U64(m.bit_offset, bf_a[i].bit);
-		CHECK_U64(m.bit_size, bf_a[i].bits);
+		CHECK(m.name && strcmp(m.name, want[i].name) == 0);
+		CHECK_U64(m.offset, want[i].offset);
+		CHECK_U64(m.bit_offset, want[i].bit);
+		CHECK_U64(m.bit_size, want[i].bits);
 	}
 	CHECK(ti->ops->member_next(ti->ctx, bf, &pos, &m, &err) == 1);
 }
 
 /* --- DWARF ----------------------------------------------------------- */
+
+/* odd1.o's struct bf: hi's DW_AT_bit_offset 30 does not fit its 32-bit
+ * unit with 5 bits, taken as given: bit 30 of the struct, in byte 3. */
+static const struct want bf_odd[] = {
+	{ "lo", 0, 0, 3 }, { "hi", 3, 30, 5 }, { "after", 4, 32, 0 },
+};
+
+/* An odd DW_AT_bit_offset digested as given: 30 and 31 differ, 30 and 30
+ * are the same (ODD: odd1.o, odd2.o, odd3.o). */
+static void check_odd(const struct vs_typeinfo *odd)
+{
+	struct vs_error err;
+
+	check_members(&odd[0], "DWARF 4, odd DW_AT_bit_offset", bf_odd);
+	printf("DWARF 4: struct bf in odd1, odd2, odd3\n");
+	CHECK(complete("bf", &odd[0], "odd1", &odd[1], "odd2", &err) < 0);
+	CHECK_STR(err.msg, "defined differently in odd1 and in odd2");
+	CHECK(complete("bf", &odd[0], "odd1", &odd[2], "odd3", &err) == 0);
+}
 
 static int open_o(struct vs_typeinfo *ti, const char *dir, const char *name)
 {
@@ -248,20 +273,22 @@ static void check_nest(const struct vs_typeinfo *ti, const char *name,
 
 static void test_dwarf(const char *dir, unsigned long n)
 {
-	static const char *const names[] = { "a", "b", "c", "d", "a4", "nest" };
-	struct vs_typeinfo ti[6];
+	static const char *const names[] = { "a", "b", "c", "d", "a4", "nest",
+					     "odd1", "odd2", "odd3" };
+	struct vs_typeinfo ti[9];
 
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < 9; i++)
 		if (!CHECK(open_o(&ti[i], dir, names[i]) == 0))
 			return;
-	check_members(&ti[0], "DWARF 5");
-	check_members(&ti[4], "DWARF 4");
+	check_members(&ti[0], "DWARF 5", bf_a);
+	check_members(&ti[4], "DWARF 4", bf_a);
+	check_odd(&ti[6]);
 	check_same_and_different(ti, "DWARF");
 	check_anon(&ti[0], &ti[1], &ti[3], "DWARF");
 	check_linear(&ti[0], n);
 	check_nest(&ti[5], "struct nest9", 0, &steps, 2);
 	check_nest_digest(&ti[5], "struct nest9", &steps, 2);
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < 9; i++)
 		vs_typeinfo_free(&ti[i]);
 }
 
@@ -448,7 +475,7 @@ static void test_btf(void)
 						      &err) == 0);
 	}
 	if (ok) {
-		check_members(&ti[0], "BTF");
+		check_members(&ti[0], "BTF", bf_a);
 		check_same_and_different(ti, "BTF");
 	}
 	for (int i = 0; i < 4; i++) {
