@@ -9,7 +9,8 @@
 
 #include "typeinfo_complete.h"
 
-#define MAX_MEMBERS 65536            /* of one struct, for the digest */
+#define MAX_MEMBERS 65536   /* of one struct, anonymous members' included */
+#define MAX_ANON_DEPTH 32   /* anonymous members inside anonymous ones */
 
 static void mix(uint64_t *h, const void *p, size_t n)
 {
@@ -33,62 +34,106 @@ static void mix_str(uint64_t *h, const char *s)
 	mix(h, s, strlen(s) + 1);
 }
 
-/* A member's type: its kind, size, length and name, and the name of what
- * a pointer or an array holds. */
+/* A member's type T (TYPE): its kind, size, length and name, and the
+ * name of what a pointer or an array holds. */
 static int mix_type(uint64_t *h, const struct vs_typeinfo *ti, uint64_t type,
-		    struct vs_error *err)
+		    struct vs_ti_type *t, struct vs_error *err)
 {
-	struct vs_ti_type t, target;
+	struct vs_ti_type target;
 
-	if (ti->ops->type(ti->ctx, type, &t, err) < 0)
+	if (ti->ops->type(ti->ctx, type, t, err) < 0)
 		return -1;
-	mix_u64(h, t.kind);
-	mix_u64(h, t.size);
-	mix_u64(h, t.nelem);
-	mix_str(h, t.name);
-	if ((t.kind != VS_TI_PTR && t.kind != VS_TI_ARRAY) || !t.target)
+	mix_u64(h, t->kind);
+	mix_u64(h, t->size);
+	mix_u64(h, t->nelem);
+	mix_str(h, t->name);
+	if ((t->kind != VS_TI_PTR && t->kind != VS_TI_ARRAY) || !t->target)
 		return 0;
-	if (ti->ops->type(ti->ctx, t.target, &target, err) < 0)
+	if (ti->ops->type(ti->ctx, t->target, &target, err) < 0)
 		return -1;
 	mix_str(h, target.name);
 	return 0;
 }
 
+/* The digest being made, and how many more members it may look at. */
+struct walk {
+	uint64_t h;
+	unsigned left;
+};
+
+static int mix_members(struct walk *w, const struct vs_typeinfo *ti,
+		       uint64_t type, const char *tname, unsigned depth,
+		       struct vs_error *err);
+
+/* Member M at DEPTH (0: the struct's own): its name, place, bits and
+ * type, and an anonymous struct or union's members after it, one level
+ * deeper, for two such members of the same size can differ inside. */
+static int mix_member(struct walk *w, const struct vs_typeinfo *ti,
+		      const struct vs_ti_member *m, const char *tname,
+		      unsigned depth, struct vs_error *err)
+{
+	struct vs_ti_type t;
+
+	mix_u64(&w->h, depth);
+	mix_str(&w->h, m->name);
+	mix_u64(&w->h, m->offset);
+	mix_u64(&w->h, m->bit_offset);
+	mix_u64(&w->h, m->bit_size);
+	if (mix_type(&w->h, ti, m->type, &t, err) < 0)
+		return vs_err_ctx(err, "member '%s' of '%s'",
+				  m->name ? m->name : "(anonymous)", tname);
+	if (m->name || (t.kind != VS_TI_STRUCT && t.kind != VS_TI_UNION))
+		return 0;
+	return mix_members(w, ti, m->type, tname, depth + 1, err);
+}
+
+/* The members of TYPE (in struct or union TNAME), anonymous members'
+ * own included, MAX_ANON_DEPTH levels and w->left members at most. */
+static int mix_members(struct walk *w, const struct vs_typeinfo *ti,
+		       uint64_t type, const char *tname, unsigned depth,
+		       struct vs_error *err)
+{
+	uint64_t pos = 0;
+
+	if (depth > MAX_ANON_DEPTH)
+		return vs_err(err, "'%s' has anonymous members more than %u "
+			      "deep", tname, MAX_ANON_DEPTH);
+	for (;;) {
+		struct vs_ti_member m;
+		int ret;
+
+		ret = ti->ops->member_next(ti->ctx, type, &pos, &m, err);
+		if (ret != 0)
+			return ret < 0 ? -1 : 0;
+		if (w->left-- == 0)
+			return vs_err(err, "'%s' has more than %u members, "
+				      "those of anonymous members included",
+				      tname, MAX_MEMBERS);
+		if (mix_member(w, ti, &m, tname, depth, err) < 0)
+			return -1;
+	}
+}
+
 int vs_ti_layout_digest(const struct vs_typeinfo *ti, uint64_t type,
 			uint64_t *digest, struct vs_error *err)
 {
-	uint64_t h = 0xcbf29ce484222325ull, pos = 0;
+	struct walk w = { 0xcbf29ce484222325ull, MAX_MEMBERS };
 	struct vs_ti_type t;
+	const char *tname;
 
 	if (!ti->ops->member_next)
 		return vs_err(err, "the %s source cannot list a type's members",
 			      ti->ops->name);
 	if (ti->ops->type(ti->ctx, type, &t, err) < 0)
 		return -1;
-	mix_u64(&h, t.kind);
-	mix_u64(&h, t.size);
-	mix_str(&h, t.name);
-	for (unsigned i = 0; i < MAX_MEMBERS; i++) {
-		struct vs_ti_member m;
-		int ret = ti->ops->member_next(ti->ctx, type, &pos, &m, err);
-
-		if (ret < 0)
-			return -1;
-		if (ret > 0) {
-			*digest = h;
-			return 0;
-		}
-		mix_str(&h, m.name);
-		mix_u64(&h, m.offset);
-		mix_u64(&h, m.bit_offset);
-		mix_u64(&h, m.bit_size);
-		if (mix_type(&h, ti, m.type, err) < 0)
-			return vs_err_ctx(err, "member '%s' of '%s'",
-					  m.name ? m.name : "(anonymous)",
-					  t.name ? t.name : "(anonymous)");
-	}
-	return vs_err(err, "'%s' has more than %u members",
-		      t.name ? t.name : "(anonymous)", MAX_MEMBERS);
+	tname = t.name ? t.name : "(anonymous)";
+	mix_u64(&w.h, t.kind);
+	mix_u64(&w.h, t.size);
+	mix_str(&w.h, t.name);
+	if (mix_members(&w, ti, type, tname, 0, err) < 0)
+		return -1;
+	*digest = w.h;
+	return 0;
 }
 
 static const char *kind_word(enum vs_ti_kind kind)

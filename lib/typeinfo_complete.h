@@ -8,9 +8,11 @@
  *
  * Two definitions are the same when their layouts are: the size, and
  * each member's name, offset, bits (a bit-field's first bit and width)
- * and type (kind, size, length, name; a pointer's target by name),
- * which vs_ti_layout_digest() folds into 64 bits through the sources'
- * member_next op, in time linear in the members (at most 65536).
+ * and type (kind, size, length, name; a pointer's target by name), and
+ * an anonymous struct or union member's own members likewise (32 levels
+ * deep at most), which vs_ti_layout_digest() folds into 64 bits through
+ * the sources' member_next op, in time linear in the members (at most
+ * 65536, anonymous members' included; more is refused).
  *
  * Nothing here opens a file: the places to look come from a callback,
  * one at a time, so that a caller opens a module's debug information

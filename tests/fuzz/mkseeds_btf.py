@@ -7,7 +7,9 @@ then the image): one-byte tokens, names with one- and two-byte (ULEB128)
 lengths, base-relative offsets with and without absolute per-CPU
 values, absolute addresses, little- and big-endian.
 btf: raw BTF with an int, a struct with an anonymous union and a
-bitfield, a pointer, a typedef, an enum, an array and a per-CPU DATASEC.
+bitfield, a pointer, a typedef, an enum, an array and a per-CPU DATASEC;
+seed-nest, anonymous members repeating a type 26 levels deep (2^27
+members: a lookup and the layout digest stop at 65536).
 """
 import os
 import struct
@@ -88,9 +90,30 @@ def btf_blob(fwd):
         t(s("g"), 4, 3, 0, 16, struct.pack("<III", s("a"), 10, 0) +
           struct.pack("<III", s("b"), 12, 0) +
           struct.pack("<III", s("c"), 11, 64))                          # 13 struct
+    return btf_raw(types, strs)
+
+
+def btf_raw(types, strs):
     hdr = struct.pack("<HBBIIIII", 0xeb9f, 1, 0, 24, 0, len(types),
                       len(types), len(strs))
     return hdr + types + strs
+
+
+def btf_nest(levels):
+    """struct nest0 { int b, c; }, then LEVELS structs each of two
+    anonymous members of the one before, the last one struct s: 2^LEVELS
+    members for a member lookup or a layout digest to stop at 65536."""
+    strs = b"\0int\0nest0\0b\0c\0s\0"
+    types = struct.pack("<IIII", 1, 1 << 24, 4, 32 | 1 << 24)        # 1 int
+    types += struct.pack("<III", 5, 4 << 24 | 2, 8) + \
+        struct.pack("<III", 11, 1, 0) + struct.pack("<III", 13, 1, 32)
+    for k in range(1, levels + 1):                                    # 3..
+        size = 8 << k
+        types += struct.pack("<III", 15 if k == levels else 0,
+                             4 << 24 | 2, size) + \
+            struct.pack("<III", 0, k + 1, 0) + \
+            struct.pack("<III", 0, k + 1, size // 2 * 8)
+    return btf_raw(types, strs)
 
 
 def main():
@@ -109,6 +132,8 @@ def main():
         f.write(btf_blob(0))
     with open(os.path.join(out, "btf", "seed-fwd"), "wb") as f:
         f.write(btf_blob(1))
+    with open(os.path.join(out, "btf", "seed-nest"), "wb") as f:
+        f.write(btf_nest(26))
 
 
 main()

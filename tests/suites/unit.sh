@@ -45,8 +45,10 @@ t_bound_type() {
 
 # t_layout: tests/unit/layout_test on struct bf in four objects gcc
 # writes (a: lo:3, hi:5; b: hi two bits later; c: hi 4 bits wide; d: a's
-# again), a's also with DWARF 4, a's struct many of 4000 members, and
-# nest.o's struct nest9 (5^9 anonymous members deep down).
+# again; struct anon in a, b, d, b's different inside an anonymous
+# struct in an anonymous union), a's also with DWARF 4, a's struct many of 4000 members, and
+# nest.o's struct nest9 (5^9 anonymous members deep down), and odd1.o to
+# odd3.o, DWARF 4 bit offsets no compiler writes.
 t_layout() {
 	local d=$work/unit/layout n=4000 i
 	rm -rf "$d" && mkdir -p "$d" || return 1
@@ -59,6 +61,10 @@ t_layout() {
 	echo 'struct bf { unsigned int lo : 3; unsigned int : 2; unsigned int hi : 5; int after; } *bf;' > "$d/b.c"
 	echo 'struct bf { unsigned int lo : 3; unsigned int hi : 4; int after; } *bf;' > "$d/c.c"
 	echo 'struct bf { unsigned int lo : 3; unsigned int hi : 5; int after; } *bf, *other;' > "$d/d.c"
+	# struct anon: b's differs from a's two anonymous levels down only
+	echo 'struct anon { int x; union { int i; struct { short lo, hi; }; }; } *anon;' |
+		tee -a "$d/a.c" >> "$d/d.c"
+	echo 'struct anon { int x; union { int i; struct { short hi, lo; }; }; } *anon;' >> "$d/b.c"
 	for i in a b c d; do
 		${CC:-cc} -g -c "$d/$i.c" -o "$d/$i.o" || return 1
 	done
@@ -76,6 +82,18 @@ t_layout() {
 		echo 'struct nest9 *nest;'
 	} > "$d/nest.c"
 	${CC:-cc} -g -fms-extensions -c "$d/nest.c" -o "$d/nest.o" || return 1
+	# odd1.o, odd2.o, odd3.o: DWARF 4 whose hi has a DW_AT_bit_offset
+	# that does not fit its 32-bit unit (30, 31, 30 for 5 bits), which
+	# no compiler writes: gcc's assembly of struct bf edited (hi's 24)
+	echo 'struct bf { unsigned int lo : 3; unsigned int hi : 5; int after; } *bf;' > "$d/odd.c"
+	${CC:-cc} -gdwarf-4 -dA -S "$d/odd.c" -o "$d/odd.s" || return 1
+	for i in 1:0x1e 2:0x1f 3:0x1e; do
+		sed "s/0x18\t# DW_AT_bit_offset/${i#*:}\t# DW_AT_bit_offset/" \
+			"$d/odd.s" > "$d/odd${i%%:*}.s"
+		! cmp -s "$d/odd.s" "$d/odd${i%%:*}.s" ||
+			{ echo "odd.s: no DW_AT_bit_offset 0x18 to edit"; return 1; }
+		${CC:-cc} -c "$d/odd${i%%:*}.s" -o "$d/odd${i%%:*}.o" || return 1
+	done
 	t_unit layout "$d" "$n"
 }
 
@@ -105,7 +123,7 @@ run_test "unit: kallsyms decoding: relative, absolute per-CPU, absolute 8/4, bot
 	t_unit kallsyms
 run_test "unit: small-read blocks (file.c): block boundaries, the file's end, a read past it refused, LRU eviction, random reads against pread, mmap on and off" \
 	t_unit smallread
-run_test "unit: struct layouts (typeinfo_complete.c): bit-fields' first bit and width from DWARF 5, DWARF 4 and BTF; layouts differing in one bit-field refused, identical accepted; a digest linear in the members; a member lookup bounded (DWARF, BTF)" \
+run_test "unit: struct layouts (typeinfo_complete.c): bit-fields' first bit and width from DWARF 5, DWARF 4 and BTF; layouts differing in one bit-field or inside anonymous members refused, identical accepted; a digest linear in the members; a member lookup bounded (DWARF, BTF)" \
 	t_layout
 if unit_small=$(unit_small_vmcore) && [ ${#vmcores[@]} -gt 0 ]; then
 	run_test "unit: API contract: a session dumps twice, dry run, cancel" \
