@@ -902,6 +902,19 @@ static void xfrm_sa_secrets(char **specs, int n, unsigned late)
 	}
 }
 
+/* spec_add: ARG as the next of at most 8 specs of options OPTS. */
+static void spec_add(char *specs[8], int *n, const char *opts, char *arg)
+{
+	char what[32];
+
+	if (*n == 8) {
+		errno = E2BIG;
+		snprintf(what, sizeof(what), "%s: at most 8 each", opts);
+		die(what);
+	}
+	specs[(*n)++] = arg;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long anon_mb = 0, zero_mb = 0, tmpfs_mb = 0, write_mb = 0, huge_n = 0;
@@ -949,28 +962,10 @@ int main(int argc, char **argv)
 		case 'Y': pkcs8_key = optarg; break;
 		case 'Q': rxrpc_key = optarg; break;
 		case 'J': ceph_key = optarg; break;
-		case 'B':
-		case 'Z':
-			if ((opt == 'B' ? n_aead_early : n_aead_late) == 8) {
-				errno = E2BIG;
-				die("-B/-Z: at most 8 each");
-			}
-			if (opt == 'B')
-				aead_early[n_aead_early++] = optarg;
-			else
-				aead_late[n_aead_late++] = optarg;
-			break;
-		case 'x':
-		case 'y':
-			if ((opt == 'x' ? n_xfrm_early : n_xfrm_late) == 8) {
-				errno = E2BIG;
-				die("-x/-y: at most 8 each");
-			}
-			if (opt == 'x')
-				xfrm_early[n_xfrm_early++] = optarg;
-			else
-				xfrm_late[n_xfrm_late++] = optarg;
-			break;
+		case 'B': spec_add(aead_early, &n_aead_early, "-B/-Z", optarg); break;
+		case 'Z': spec_add(aead_late, &n_aead_late, "-B/-Z", optarg); break;
+		case 'x': spec_add(xfrm_early, &n_xfrm_early, "-x/-y", optarg); break;
+		case 'y': spec_add(xfrm_late, &n_xfrm_late, "-x/-y", optarg); break;
 		case 'C':
 		case 'D':
 			if ((opt == 'C' ? n_early : n_late) == 8) {

@@ -377,6 +377,28 @@ t_btf_secrets_present() {
 	done
 }
 
+# btf_grep_erased IN VMLINUX OUT TEXT...: IN dumped at -d 31 with the
+# shipped secrets file in BTF form (OUT.btf) and with -x (OUT.x); every
+# TEXT (page_grep.py's forms) must be in IN and in no page of either dump.
+btf_grep_erased() {
+	local in=$1 vml=$2 o=$3 f
+	shift 3
+	local texts=("$@")
+	"$top/vmsift" --config "$top/data/erase/secrets.conf" -l -d 31 "$in" \
+		"$o.btf" > /dev/null || return 1
+	"$top/vmsift" -x "$vml" --config "$top/data/erase/secrets-dwarf.conf" \
+		-l -d 31 "$in" "$o.x" > /dev/null || return 1
+	"$btf_py" "$top/tests/tools/page_grep.py" "$in" "${texts[@]}" > "$o.in.n" || return 1
+	for f in btf x; do
+		"$btf_py" "$top/tests/tools/page_grep.py" "$o.$f" "${texts[@]}" > "$o.$f.n" || return 1
+	done
+	awk '$1 == 0 { print "not in the unerased dump: " $0; bad = 1 }
+	     END { exit bad }' "$o.in.n" || return 1
+	cat "$o.btf.n" "$o.x.n" |
+		awk '$1 != 0 { print "left after the erase: " $0; bad = 1 }
+		     END { exit bad }'
+}
+
 # t_btf_secrets_grep DUMP: the known payloads of the secrets guest's user,
 # logon and master keys, its dm-crypt keys (cbc; xts's data and tweak
 # halves; essiv's key and the SHA-256 of it, the ESSIV cipher's key;
@@ -389,7 +411,7 @@ t_btf_secrets_present() {
 # (AES-NI's: 8 bytes in): either rule missing leaves one; so are each
 # kTLS key's (tls_context, AES key schedule).
 t_btf_secrets_grep() {
-	local in=$1 vml o=$work/out/secgrep f ess essni enc k
+	local in=$1 vml o=$work/out/secgrep ess essni enc k
 	local texts=()
 	# shellcheck source=/dev/null
 	. "$top/tests/harness/lib.sh"
@@ -428,19 +450,7 @@ print(ktls_keys.ghash_h(sys.argv[1].encode()).hex())' "$SECRET_DM_GCM_KEY")") ||
 		texts+=("hex:$(cd "$top/tests/tools" && "$btf_py" -c 'import sys, ktls_keys
 print(ktls_keys.ghash_h(sys.argv[1].encode()).hex())' "$k")") || return 1
 	done
-	"$top/vmsift" --config "$top/data/erase/secrets.conf" -l -d 31 "$in" \
-		"$o.btf" > /dev/null || return 1
-	"$top/vmsift" -x "$vml" --config "$top/data/erase/secrets-dwarf.conf" \
-		-l -d 31 "$in" "$o.x" > /dev/null || return 1
-	"$btf_py" "$top/tests/tools/page_grep.py" "$in" "${texts[@]}" > "$o.in.n" || return 1
-	for f in btf x; do
-		"$btf_py" "$top/tests/tools/page_grep.py" "$o.$f" "${texts[@]}" > "$o.$f.n" || return 1
-	done
-	awk '$1 == 0 { print "not in the unerased dump: " $0; bad = 1 }
-	     END { exit bad }' "$o.in.n" || return 1
-	cat "$o.btf.n" "$o.x.n" |
-		awk '$1 != 0 { print "left after the erase: " $0; bad = 1 }
-		     END { exit bad }'
+	btf_grep_erased "$in" "$vml" "$o" "${texts[@]}"
 }
 
 # btf_ktls_modules VMLINUX: the folder of tls.ko, gcm.ko, ccm.ko and
@@ -720,7 +730,7 @@ t_btf_xfrm_same() {
 # stack (doc/erase.md);
 # btf_xfrm_erased checks both states erased in the HMAC's context.
 t_btf_xfrm_grep() {
-	local in=$1 vml o=$work/out/xfrmgrep f texts=()
+	local in=$1 vml o=$work/out/xfrmgrep texts=()
 	# shellcheck source=/dev/null
 	. "$top/tests/harness/lib.sh"
 	vml=$(btf_dbg_vmlinux "$in") || return 1
@@ -729,19 +739,7 @@ t_btf_xfrm_grep() {
 	rm -f "$o".*
 	mapfile -t texts < <(known_xfrm_texts "$btf_py")
 	[ ${#texts[@]} = 10 ] || { echo "not 6 keys + 2 H + 2 HMAC ipad states: ${#texts[@]}"; return 1; }
-	"$top/vmsift" --config "$top/data/erase/secrets.conf" -l -d 31 "$in" \
-		"$o.btf" > /dev/null || return 1
-	"$top/vmsift" -x "$vml" --config "$top/data/erase/secrets-dwarf.conf" \
-		-l -d 31 "$in" "$o.x" > /dev/null || return 1
-	"$btf_py" "$top/tests/tools/page_grep.py" "$in" "${texts[@]}" > "$o.in.n" || return 1
-	for f in btf x; do
-		"$btf_py" "$top/tests/tools/page_grep.py" "$o.$f" "${texts[@]}" > "$o.$f.n" || return 1
-	done
-	awk '$1 == 0 { print "not in the unerased dump: " $0; bad = 1 }
-	     END { exit bad }' "$o.in.n" || return 1
-	cat "$o.btf.n" "$o.x.n" |
-		awk '$1 != 0 { print "left after the erase: " $0; bad = 1 }
-		     END { exit bad }'
+	btf_grep_erased "$in" "$vml" "$o" "${texts[@]}"
 }
 
 # btf_xfrm_names: the IPsec tests' names

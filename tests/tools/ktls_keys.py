@@ -303,6 +303,21 @@ def check(prog, want):
     return out, missing
 
 
+def report(args, check_fn, want):
+    """Open the dump args[0] with the debug files args[1:], print each
+    place check_fn(prog, want) finds ("NAME 0xADDR SIZE") and each miss,
+    and exit 1 if something was missed."""
+    prog = drgn.Program()
+    prog.set_core_dump(args[0])
+    prog.load_debug_info(args[1:])
+    out, missing = check_fn(prog, want)
+    for name, addr, size in out:
+        print("%s 0x%x %d" % (name, addr, size))
+    for m in missing:
+        print(m)
+    sys.exit(1 if missing else 0)
+
+
 def main():
     args = sys.argv[1:]
     want = {}
@@ -311,15 +326,7 @@ def main():
             sys.exit("%s: an empty key" % args[0])
         want.setdefault(args[0][2:], []).append(args[1].encode())
         args = args[2:]
-    prog = drgn.Program()
-    prog.set_core_dump(args[0])
-    prog.load_debug_info(args[1:])
-    out, missing = check(prog, want)
-    for name, addr, size in out:
-        print("%s 0x%x %d" % (name, addr, size))
-    for m in missing:
-        print(m)
-    sys.exit(1 if missing else 0)
+    report(args, check, want)
 
 
 if __name__ == "__main__":

@@ -247,15 +247,7 @@ def main():
     while args[:1] == ["--sa"]:
         want.append(parse_sa(args[1]))
         args = args[2:]
-    prog = drgn.Program()
-    prog.set_core_dump(args[0])
-    prog.load_debug_info(args[1:])
-    out, missing = check(prog, want)
-    for name, addr, size in out:
-        print("%s 0x%x %d" % (name, addr, size))
-    for m in missing:
-        print(m)
-    sys.exit(1 if missing else 0)
+    ktls_keys.report(args, check, want)
 
 
 if __name__ == "__main__":
