@@ -529,9 +529,8 @@ static int resolve(struct ev *ev, const struct vs_ec_expr *x,
 	return 0;
 }
 
-/* A size expression's value: an integer of at most 8 bytes. */
-/* The bytes of "size EXPR[/N]" (ER's): EXPR's integer value, divided
- * by N rounded up; 0 or negative: nothing. */
+/* The bytes of "size EXPR[/N]" (ER's): EXPR's value, an integer of at
+ * most 8 bytes, divided by N rounded up; 0 or negative: nothing. */
 static int eval_size(struct ev *ev, const struct vs_ec_erase *er,
 		     uint64_t *size)
 {
