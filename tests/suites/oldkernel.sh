@@ -48,7 +48,7 @@ oldk_cmp="$PY $top/tests/tools/erase_cmp.py"
 
 # oldk_kernel SUITE: "KVER VMLINUX RAW" of SUITE's kernel, each fetched
 # or made once into the cache (the two guests' logs kept beside the
-# references).
+# references); for a listing "KVER - -".
 oldk_kernel() {
 	( set -e
 	  export VMSIFT_CACHE=$oldk_cache
@@ -57,6 +57,9 @@ oldk_kernel() {
 	  set_arch x86_64
 	  set_ksuite "$1"
 	  KVER=${KERNEL_VERSION:-$(kernel_version)}
+	  # a listing (VMSIFT_LIST=1) fetches no package and boots no guest:
+	  # the names need KVER only
+	  [ "${VMSIFT_LIST:-0}" != 1 ] || { echo "$KVER - -"; exit 0; }
 	  fetch_dbg_vmlinux "$KVER" >&2
 	  refs=$VMSIFT_CACHE/oldkernel-ref/$KVER
 	  raw=$VMSIFT_CACHE/vmcore-$KVER.raw
