@@ -9,8 +9,8 @@
 # and has the bitmaps of REF, makedumpfile's -e dump of RAW (its log
 # REF.log; PLAIN its -l -d 31 dump without -e).
 #
-# makedumpfile's x86_64 vmemmap walk (find_vmemmap_x86_64, 1.7.2 and
-# upstream alike) starts at the first populated PUD of the vmemmap's PGD
+# makedumpfile's x86_64 vmemmap walk (find_vmemmap_x86_64 of upstream at
+# b7587f1; Debian's 1.7.2 source not read) starts at the first populated PUD of the vmemmap's PGD
 # slot, not at vmemmap_base's own: where KASLR put vmemmap_base after
 # another populated PUD of that slot, it reads that PUD's PMDs and drops
 # the wrong pages (7.3.4's kdump of 4 December 2026: vmemmap_base
