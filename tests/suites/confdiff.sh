@@ -143,6 +143,32 @@ t_confdiff_bitfield() {
 		$cd_py "$top/tests/tools/erase_cmp.py" text "$d/bf.kd" | grep -qx 'erase init_task.prio size 4'
 }
 
+# Two rules where makedumpfile 1.7.2 (and upstream 1.7.9) is wrong
+# (doc/erase.md): vmsift reads 'size ID' as ID's value (policy_str's
+# strings' first chars), not as the size 'erase ID' would take (their
+# lengths), and erases a global array of function pointers
+# (compound_page_dtors), where makedumpfile resolves nothing; drgn gives
+# the bytes.
+t_confdiff_mdf_wrong() {
+	local d=$work/out/confdiff want got
+	mkdir -p "$d"
+	printf 'for ox in policy_str\n\terase ox size ox\nendfor\nerase compound_page_dtors\n' > "$d/wrong.conf"
+	cd_x "$d/wrong.conf" "$d/wrong.kd" || return 1
+	want=$($cd_py - "$cd_vmlinux" "$cd_vmcore" <<-'EOF'
+		import sys
+		import drgn
+		p = drgn.Program()
+		p.set_core_dump(sys.argv[2])
+		p.load_debug_info([sys.argv[1]])
+		for s in p['policy_str']:
+		    print('erase ox size %d' % s[0].value_())
+		print('erase compound_page_dtors size %d' % drgn.sizeof(p['compound_page_dtors']))
+	EOF
+	) || return 1
+	got=$($cd_py "$top/tests/tools/erase_cmp.py" text "$d/wrong.kd") || return 1
+	[ "$got" = "$want" ] || { printf 'vmsift:\n%s\ndrgn:\n%s\n' "$got" "$want"; return 1; }
+}
+
 # The debug file of every module the carried module seeds name, beside
 # the -dbg vmlinux; with VMSIFT_ERASE_FULL=1, those of DBG_MODULE_FILES
 # extracted from the cached -dbg package when one is missing (as
@@ -217,6 +243,8 @@ if [ -f "$cd_vmlinux" ] && [ -f "$cd_vmcore" ]; then
 		t_confdiff_btf
 	run_test "confdiff: a bit-field member is refused by -x and BTF alike, naming it" \
 		t_confdiff_bitfield
+	run_test "confdiff: 'size ID' is ID's value and an array of function pointers is erased, where makedumpfile erases otherwise" \
+		t_confdiff_mdf_wrong
 	if [ -n "${VMSIFT_CONFDIFF:-}" ]; then
 		run_test "confdiff: seeds $VMSIFT_CONFDIFF against makedumpfile 1.7.2 -x and in BTF form" \
 			t_confdiff_seeds
