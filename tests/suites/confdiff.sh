@@ -93,20 +93,23 @@ cd_btf() {
 	[ $n -ge "$min" ] || { echo "only $n seeds in $data"; return 1; }
 }
 
-t_confdiff_fixed() { cd_fixed "$cd_data" "$cd_vmcore" 4; }
-t_confdiff_btf() { cd_btf "$cd_data" "$cd_vmcore" 4; }
-t_confdiff_modules() { cm_same_vmcore && cd_fixed "$cm_data" "$cm_vmcore" 3; }
-t_confdiff_modules_btf() { cd_btf "$cm_data" "$cm_vmcore" 3 sections; }
+t_confdiff_fixed() { cd_fixed "$cd_data" "$cd_vmcore" 9; }
+t_confdiff_btf() { cd_btf "$cd_data" "$cd_vmcore" 9; }
+t_confdiff_modules() { cm_same_vmcore && cd_fixed "$cm_data" "$cm_vmcore" 4; }
+t_confdiff_modules_btf() { cd_btf "$cm_data" "$cm_vmcore" 4 sections; }
 
 # Malformed configs, made from the seeds by tests/tools/confmut.py (each
-# with the line and column the error must name): refused with exit status
-# 1 and "FILE:LINE:COL: ...", never a crash or a dump.
+# with the line and column the error must name): three of generator
+# version 1 and those of version 2 (seeds 500 and up: rules over lines,
+# loops on one line, comment lines), refused with exit status 1 and
+# "FILE:LINE:COL: ...", never a crash or a dump.
 t_confdiff_malformed() {
 	local d=$work/out/confdiff/mut m want rc n=0 seeds
 	mkdir -p "$d"
 	rm -f "$d"/*
 	seeds=("$cd_data"/[0-9].conf)
-	$cd_py "$top/tests/tools/confmut.py" "$d" "${seeds[@]:0:3}" || return 1
+	seeds=("${seeds[@]:0:3}" "$cd_data"/5[0-9][0-9].conf)
+	$cd_py "$top/tests/tools/confmut.py" "$d" "${seeds[@]}" || return 1
 	for m in "$d"/*.conf; do
 		want=$(head -n 1 "$m" | sed -n 's/^# want \([0-9:]*\).*/\1/p')
 		vmsift --config "$m" -d 31 "$cd_vmcore" "$d/out" > "$m.log" 2>&1
@@ -117,7 +120,7 @@ t_confdiff_malformed() {
 			{ echo "$m: no '$want: ' message"; cat "$m.log"; return 1; }
 		n=$((n + 1))
 	done
-	[ $n -ge 45 ] || { echo "only $n malformed configs"; return 1; }
+	[ $n -ge 75 ] || { echo "only $n malformed configs"; return 1; }
 }
 
 # A bit-field is no range of bytes: both sources refuse it, naming it
