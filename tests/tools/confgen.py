@@ -39,7 +39,10 @@ layout (what the dump's module symbol table keeps).
 
 --btf writes the rules of SEED.conf that BTF can name (a global of a
 named type) in SYMBOL:TYPE form to BTF.conf and as they are to SUB.conf,
-the BTF mode's oracle (vmsift -x).
+the BTF mode's oracle (vmsift -x).  For a seed from V2 (SEED.conf named
+by its number) a struct's type names its source now and then,
+SYMBOL:TYPE@SECTION (vmlinux or the section's module), which must give
+the same bytes and eraseinfo.
 
 --drop writes SEED.conf less the erases (and loops) with a word on one
 of the LINEs: those makedumpfile refused ("Config error at LINE").
@@ -52,6 +55,7 @@ vmsift-only, so that makedumpfile 1.7.2 is the oracle for every rule.
 import collections
 import random
 import sys
+import zlib
 
 import drgn  # pylint: disable=import-error
 
@@ -1109,6 +1113,15 @@ ONE_WORD = {'unsigned char': 'u8', 'unsigned short': 'u16',
             'signed char': 's8', 'short': 's16', 'long long': 's64'}
 
 
+def struct_named(t):
+    """T is a struct or union by its tag (a typedef's name is not), or
+    an array of or a pointer to one."""
+    t = t.unqualified()
+    while t.kind in (drgn.TypeKind.ARRAY, drgn.TypeKind.POINTER):
+        t = t.type.unqualified()
+    return t.kind in (drgn.TypeKind.STRUCT, drgn.TypeKind.UNION) and bool(t.tag)
+
+
 def btf_form(vmlinux, vmcore, conf, btf_out, sub_out, kos=()):
     """The rules of CONF that BTF can name: in SYMBOL:TYPE form to
     BTF_OUT, as they are to SUB_OUT (one command a line in both).  The
@@ -1119,10 +1132,18 @@ def btf_form(vmlinux, vmcore, conf, btf_out, sub_out, kos=()):
     with open(conf) as f:
         cmds = commands(tokens(f.read()))
     btf, sub = [], []
+    # version 2 (CONF a seed from V2, named SEED.conf or SEED.kept.conf):
+    # a struct's type names its source now and then, SYMBOL:TYPE@SECTION
+    # (the section's module, or vmlinux: where the type is looked up
+    # anyway), the same bytes and eraseinfo
+    name = conf.rsplit('/', 1)[-1].split('.', 1)[0]
+    v2 = name.isdigit() and int(name) >= V2
+    section = 'vmlinux'
     for c in cmds:
         if c[0].startswith('['):
             btf.append(c[0])
             sub.append(c[0])
+            section = c[0][1:-1]
             continue
         var = c[1] if c[0] == 'for' else None
         out, ok = [], True
@@ -1150,6 +1171,9 @@ def btf_form(vmlinux, vmcore, conf, btf_out, sub_out, kos=()):
                     if not n or ' ' in n:
                         ok = False
                         break
+                    if v2 and struct_named(t) and zlib.crc32(tok.encode()) % 3 == 0:
+                        n = n.replace('*', '@' + section + '*', 1) if '*' in n \
+                            else n + '@' + section
                     tok = sym + ':' + n + tok[len(sym):]
             out.append(tok)
         if ok:
