@@ -17,6 +17,16 @@ draws lean on the edge cases: members beside (and on) bit-fields, char
 arrays, char * strings, pointers that are NULL in the dump, sizes that
 cross a page, a rule erasing bytes another rule erases, empty lists.
 
+Seeds from V2 (500) on draw version 2's constructs too, from a random
+stream of their own (the seeds below V2 write the files they wrote):
+'size ID.member' in a loop's body (the member's value in every element
+a plausible size), 'size 1M' (or 1m) from a global of the kernel image
+whose mebibyte the dump stores, and more layouts (a loop of one erase on
+one line, 'erase' and 'for ... in' ending a line, comment lines with
+keywords in them, blank lines, a comment after 'endfor'); they also
+write the size of a whole non-static array, struct or union, and walk
+no such array (makedumpfile types those from their first declaration).
+
 --modules KO:KO... (the debug files of modules, NAME.ko with DWARF, as
 the -dbg package has them): drgn loads them beside the vmlinux, and the
 config has [MODULE] sections for those the dump has loaded, each with
@@ -29,7 +39,10 @@ layout (what the dump's module symbol table keeps).
 
 --btf writes the rules of SEED.conf that BTF can name (a global of a
 named type) in SYMBOL:TYPE form to BTF.conf and as they are to SUB.conf,
-the BTF mode's oracle (vmsift -x).
+the BTF mode's oracle (vmsift -x).  For a seed from V2 (SEED.conf named
+by its number) a struct's type names its source now and then,
+SYMBOL:TYPE@SECTION (vmlinux or the section's module), which must give
+the same bytes and eraseinfo.
 
 --drop writes SEED.conf less the erases (and loops) with a word on one
 of the LINEs: those makedumpfile refused ("Config error at LINE").
@@ -42,10 +55,15 @@ vmsift-only, so that makedumpfile 1.7.2 is the oracle for every rule.
 import collections
 import random
 import sys
+import zlib
 
 import drgn  # pylint: disable=import-error
 
 PAGE = 4096
+# the first seed of version 2 (size ID.member in loop bodies, size NM,
+# comment and blank lines, words of a rule over several lines, a loop on
+# one line); the seeds below it write the configs of version 1
+V2 = 500
 MAX_OBJ = 16384          # a whole-object erase at most this large
 # loops of at most so many elements: makedumpfile resolves each erase of a
 # body again for every element, each lookup a walk of the whole DWARF
@@ -197,6 +215,10 @@ def load(vmlinux, vmcore, kos):
 class Gen:
     def __init__(self, vmlinux, vmcore, seed, kos=()):
         self.r = random.Random(seed)
+        # seeds from V2 on also draw the constructs of version 2, from a
+        # stream of their own, so that the seeds below V2 (the carried
+        # ones) still write the files they wrote
+        self.r2 = random.Random(seed * 7919 + 2) if seed >= V2 else None
         p = self.p = load(vmlinux, vmcore, kos)
         loaded = loaded_modules(p) if kos else {}
         # the modules of KOS the dump has, in a fixed order
@@ -444,7 +466,35 @@ class Gen:
 
     def erase(self):
         expr, o = self.target()
-        return ['erase %s%s' % (expr, self.size_clause(o))] if expr else []
+        if not expr:
+            return []
+        clause = self.size_clause(o)
+        if self.r2 and self.r2.random() < 0.06:
+            mb = self.megabyte_rule()
+            if mb:
+                return [mb]
+        if self.r2 and not clause and self.declared_elsewhere(expr):
+            clause = ' size %d' % size_of(o.type_)
+        return ['erase %s%s' % (expr, clause)]
+
+    def declared_elsewhere(self, expr):
+        """EXPR is a global (no member) array, struct or union that other
+        compile units may declare (not static): makedumpfile 1.7.2 takes
+        its type from the first declaration it meets, often one without
+        bound or without members, and erases or walks nothing
+        (doc/erase.md, "A global's type from its first declaration").
+        Version 2 gives such an erase its size (both agree there) and
+        walks no such array."""
+        if '.' in expr:
+            return False
+        try:
+            o = self.p.variable(expr)
+            local = self.p.symbol(expr).binding == drgn.SymbolBinding.LOCAL
+        except (LookupError, ValueError):
+            return False
+        return not local and strip(o.type_).kind in (
+            drgn.TypeKind.ARRAY, drgn.TypeKind.STRUCT, drgn.TypeKind.UNION) and \
+            bool(size_of(o.type_))
 
     def body(self, var, elem):
         out = []
@@ -456,8 +506,84 @@ class Gen:
             n = self.erase_size(o)
             if n is not None and n > MAX_OBJ:
                 continue
-            out.append('\terase %s%s' % (expr, self.size_clause(o)))
+            clause = self.size_clause(o)
+            if self.r2 and self.r2.random() < 0.35:
+                size = self.var_size(var, elem)
+                clause = ' size ' + size if size else clause
+            out.append('\terase %s%s' % (expr, clause))
         return out or ['\terase %s' % var]
+
+    # --- version 2's draws (self.r2: self.r's stream left as it was) ----
+
+    def drawing_v2(self, f, *args):
+        """F(*ARGS) with self.r2's draws for self.r's."""
+        r, self.r = self.r, self.r2
+        try:
+            return f(*args)
+        finally:
+            self.r = r
+
+    def var_size(self, var, elem):
+        """VAR.member... (makedumpfile.conf(5)'s <id>.MemberExpression
+        size): an integer of at most 8 bytes whose value is a plausible
+        size (0 to 8192) in every element of the loop (self.elems), or
+        None.  Not VAR alone: makedumpfile 1.7.2 sizes 'size VAR' as it
+        sizes 'erase VAR', never reading its value (doc/erase.md)."""
+        for _ in range(30):
+            expr, o = self.drawing_v2(self.walk, var, elem,
+                                      self.r2.choice((1, 1, 2)))
+            if o is None or expr == var:
+                continue
+            t = strip(o.type_)
+            if t.kind not in (drgn.TypeKind.INT, drgn.TypeKind.ENUM,
+                              drgn.TypeKind.BOOL) or size_of(t) > 8:
+                continue
+            parts = expr.split('.')[1:]
+            vals = [self.follow(e, parts) for e in self.elems or [elem]]
+            try:
+                if all(v is not None and 0 <= v.value_() <= 8192 for v in vals):
+                    return expr
+            except (drgn.FaultError, ValueError):
+                continue
+        return None
+
+    def megabyte_rule(self):
+        """'erase SYM size 1M' for a global of the kernel image that
+        megabyte() takes, or None."""
+        if self.scope is not None:
+            return None
+        for name in self.r2.sample(self.globals, min(60, len(self.globals))):
+            size = self.megabyte(self.p.variable(name))
+            if size:
+                return 'erase %s%s' % (name, size)
+        return None
+
+    def megabyte(self, o):
+        """' size 1M' (or 1m) when the mebibyte from O lies in the kernel
+        image, each page of it after the first one the dump stores (not
+        all zero: -d 31 leaves zero pages out, and makedumpfile stops a
+        range at the first page it does not write, doc/erase.md); else
+        None."""
+        # a type makedumpfile names: not a pointer (an array of function
+        # pointers, compound_page_dtors, resolves to nothing, silently,
+        # size or not: doc/erase.md), nor what it cannot name
+        t = strip(o.type_) if o is not None else None
+        while t is not None and t.kind == drgn.TypeKind.ARRAY:
+            t = strip(t.type)
+        if t is None or t.kind not in NAMED_KINDS or anon_typedef(o.type_) or \
+                anon_struct(o.type_) or array_typedef(o.type_):
+            return None
+        start, n = o.address_, 1 << 20
+        if start is None or not KERNEL_MIN <= start or \
+                start + n > self.p.symbol('_end').address:
+            return None
+        try:
+            for page in range(start - start % PAGE + PAGE, start + n, PAGE):
+                if not any(self.p.read(page, PAGE)):
+                    return None
+        except (drgn.FaultError, ValueError):
+            return None
+        return ' size 1' + self.r2.choice('Mm')
 
     def array_loop(self):
         """for ID in ARRAY: an array of structs or of pointers."""
@@ -487,6 +613,8 @@ class Gen:
                                drgn.TypeKind.INT) or not size_of(et):
                 continue
             if size_of(et) * t.length > 4 * MAX_OBJ:
+                continue
+            if self.r2 and self.declared_elsewhere(expr):
                 continue
             var = self.r.choice('aeiou') + self.r.choice(('', 'x', '1'))
             self.elems = [o[i] for i in range(t.length)]
@@ -589,9 +717,10 @@ class Gen:
         base, top = self.direct
         return KERNEL_MIN <= addr < MODULES_MIN or base <= addr < top
 
-    def erase_range(self, o, clause):
+    def erase_range(self, o, clause, var=None, elem=None):
         """(start, length) of the bytes 'erase O CLAUSE' erases, None
-        when nothing (a NULL pointer on the way) or unknown."""
+        when nothing (a NULL pointer on the way) or unknown; a size that
+        starts with the loop's VAR is read from ELEM."""
         if o is None:
             return None
         words = clause.split()
@@ -612,8 +741,13 @@ class Gen:
                 w = words[1]
                 if w[-1] in 'kK' and w[:-1].isdigit():
                     n = int(w[:-1]) * 1024
+                elif w[-1] in 'mM' and w[:-1].isdigit():
+                    n = int(w[:-1]) << 20
                 elif w.isdigit():
                     n = int(w)
+                elif w.split('.')[0] == var:
+                    v = self.follow(elem, w.split('.')[1:])
+                    n = v.value_() if v is not None else 0
                 else:
                     v = self.value(w)
                     n = v.value_() if v is not None else 0
@@ -621,12 +755,12 @@ class Gen:
             return None
         return (start, n or 0) if start is not None else None
 
-    def one_piece(self, o, clause):
+    def one_piece(self, o, clause, var=None, elem=None):
         """makedumpfile 1.7.2 erases a range as physically contiguous
         bytes from its start (doc/erase.md): in module or vmalloc space a
         range crossing a page erases another page than the one mapped
         there.  True when the rule's range has no such crossing."""
-        r = self.erase_range(o, clause)
+        r = self.erase_range(o, clause, var, elem)
         return r is None or self.linear(r[0]) or r[0] % PAGE + r[1] <= PAGE
 
     def line_ok(self, line, var=None, elems=()):
@@ -637,7 +771,7 @@ class Gen:
         expr, clause = words[1], ' '.join(words[2:])
         parts = expr.split('.')
         if parts[0] == var:
-            return all(self.one_piece(self.follow(e, parts[1:]), clause)
+            return all(self.one_piece(self.follow(e, parts[1:]), clause, var, e)
                        for e in elems)
         return self.one_piece(self.value(expr), clause)
 
@@ -821,7 +955,31 @@ class Gen:
         if r < 0.2:
             return [cmd[0] + '  # ' + self.r.choice(('secret', 'x', 'edge'))] + cmd[1:]
         if r < 0.25:
-            return ['\t' + cmd[0].replace(' ', ' \t ', 1)] + cmd[1:]
+            cmd = ['\t' + cmd[0].replace(' ', ' \t ', 1)] + cmd[1:]
+        return self.layout_v2(cmd) if self.r2 else cmd
+
+    def layout_v2(self, cmd):
+        """Version 2's layouts (makedumpfile reads words, whatever the
+        lines): a loop of one erase on one line, 'erase' or a loop's
+        'in' ending a line, a comment line (keywords in it) or a blank
+        line before the command, a comment after 'endfor'."""
+        r = self.r2.random()
+        loop = cmd[0].lstrip().startswith('for ')
+        plain = not any('#' in l for l in cmd)
+        if plain and loop and len(cmd) == 3 and r < 0.3:
+            cmd = [' '.join(l.strip() for l in cmd)]
+        elif plain and loop and r < 0.45:
+            head, rest = cmd[0].split(' in ', 1)
+            cmd = [head + ' in', '    ' + rest] + cmd[1:]
+        elif plain and not loop and r < 0.15:
+            cmd = ['erase', '\t' + cmd[0].split(None, 1)[1]] + cmd[1:]
+        r = self.r2.random()
+        if r < 0.1:
+            cmd = [''] + cmd
+        elif r < 0.2:
+            cmd = ['# erase nothing here: a comment, for x in endfor'] + cmd
+        if loop and cmd[-1] == 'endfor' and self.r2.random() < 0.2:
+            cmd = cmd[:-1] + ['endfor\t# ' + self.r2.choice(('loop', 'end'))]
         return cmd
 
 
@@ -839,6 +997,10 @@ FAVOURITES = ['init_task', 'init_uts_ns', 'init_cred', 'init_mm', 'init_net',
 # strings of every module alike, drawn instead of its own data
 MODULE_NOISE = ('__UNIQUE_ID', '__initcall', '__exitcall', '__ksymtab',
                 '__kstrtab', '__crc_', '__tracepoint_ptr', '__bpf_trace')
+
+# the kinds of object a 'size 1M' rule starts at (megabyte())
+NAMED_KINDS = (drgn.TypeKind.STRUCT, drgn.TypeKind.UNION, drgn.TypeKind.INT,
+               drgn.TypeKind.BOOL, drgn.TypeKind.ENUM)
 
 KEYWORDS = {'erase', 'size', 'nullify', 'for', 'in', 'via', 'within', 'endfor'}
 
@@ -951,6 +1113,15 @@ ONE_WORD = {'unsigned char': 'u8', 'unsigned short': 'u16',
             'signed char': 's8', 'short': 's16', 'long long': 's64'}
 
 
+def struct_named(t):
+    """T is a struct or union by its tag (a typedef's name is not), or
+    an array of or a pointer to one."""
+    t = t.unqualified()
+    while t.kind in (drgn.TypeKind.ARRAY, drgn.TypeKind.POINTER):
+        t = t.type.unqualified()
+    return t.kind in (drgn.TypeKind.STRUCT, drgn.TypeKind.UNION) and bool(t.tag)
+
+
 def btf_form(vmlinux, vmcore, conf, btf_out, sub_out, kos=()):
     """The rules of CONF that BTF can name: in SYMBOL:TYPE form to
     BTF_OUT, as they are to SUB_OUT (one command a line in both).  The
@@ -961,10 +1132,18 @@ def btf_form(vmlinux, vmcore, conf, btf_out, sub_out, kos=()):
     with open(conf) as f:
         cmds = commands(tokens(f.read()))
     btf, sub = [], []
+    # version 2 (CONF a seed from V2, named SEED.conf or SEED.kept.conf):
+    # a struct's type names its source now and then, SYMBOL:TYPE@SECTION
+    # (the section's module, or vmlinux: where the type is looked up
+    # anyway), the same bytes and eraseinfo
+    name = conf.rsplit('/', 1)[-1].split('.', 1)[0]
+    v2 = name.isdigit() and int(name) >= V2
+    section = 'vmlinux'
     for c in cmds:
         if c[0].startswith('['):
             btf.append(c[0])
             sub.append(c[0])
+            section = c[0][1:-1]
             continue
         var = c[1] if c[0] == 'for' else None
         out, ok = [], True
@@ -992,6 +1171,9 @@ def btf_form(vmlinux, vmcore, conf, btf_out, sub_out, kos=()):
                     if not n or ' ' in n:
                         ok = False
                         break
+                    if v2 and struct_named(t) and zlib.crc32(tok.encode()) % 3 == 0:
+                        n = n.replace('*', '@' + section + '*', 1) if '*' in n \
+                            else n + '@' + section
                     tok = sym + ':' + n + tok[len(sym):]
             out.append(tok)
         if ok:

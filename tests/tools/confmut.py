@@ -34,6 +34,23 @@ def col_of(line, word, start=0):
     return line.index(word, start) + 1
 
 
+def words_of(line):
+    return line.split('#', 1)[0].split()
+
+
+def loop_head(lines):
+    """The first loop whose head ('for ID in LIST ...') is a line of its
+    own with its first body erase on the next, as the mutations below
+    expect (generator version 2 also writes loops on one line and heads
+    over two: those are passed over)."""
+    for i in range(len(lines) - 1):
+        w, b = words_of(lines[i]), words_of(lines[i + 1])
+        if w[:1] == ['for'] and len(w) >= 4 and 'erase' not in w and \
+                b[:1] == ['erase'] and len(b) >= 2:
+            return i
+    return None
+
+
 def mutations(lines):
     """(description, new lines, want) for LINES (the first is the header
     the want line replaces, so line numbers are unchanged)."""
@@ -81,7 +98,7 @@ def mutations(lines):
         # the file ends after 'erase'
         out.append(('erase at the end', lines[:e + 1] + ['erase'],
                     '%d' % (e + 2)))
-    f = find(lines, lambda l: l.startswith('for ') or l.lstrip().startswith('for '))
+    f = loop_head(lines)
     end = None
     if f is not None:
         end = next((i for i in range(f + 1, len(lines))
